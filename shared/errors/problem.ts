@@ -1,0 +1,56 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { FieldIssue } from './app-error';
+
+/**
+ * The single JSON error shape of every worker: RFC 9457 problem details, plus a stable
+ * `code` and the `request_id` that ties the answer to its log lines.
+ */
+export interface Problem {
+  type: 'about:blank';
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  request_id?: string;
+  errors?: FieldIssue[];
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+export function problemResponse(
+  c: Context,
+  status: ContentfulStatusCode,
+  code: string,
+  detail: string,
+  extra: { errors?: FieldIssue[]; headers?: Record<string, string> } = {},
+): Response {
+  const body: Problem = {
+    type: 'about:blank',
+    title: TITLES[status] ?? 'Error',
+    status,
+    detail,
+    code,
+    request_id: c.get('requestId'),
+    ...(extra.errors ? { errors: extra.errors } : {}),
+  };
+  return c.body(JSON.stringify(body), status, {
+    'Content-Type': 'application/problem+json',
+    ...extra.headers,
+  });
+}
