@@ -44,10 +44,10 @@ export function moduleWorkers(stack: TestStack) {
     const config = localBindings(stack);
     return {
       ...workerOptions,
-      modules: true,
+      modules: true as const,
       scriptPath: bundle,
       modulesRoot: path.dirname(bundle),
-      bindings: { ...workerOptions.bindings, ...config },
+      bindings: { ...(workerOptions.bindings as Record<string, string>), ...config },
     };
   });
 }

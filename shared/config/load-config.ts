@@ -1,29 +1,64 @@
 import { z } from 'zod';
 import { AppError } from '../errors/app-error';
 
+type Sections = Record<string, z.ZodType>;
+export type ConfigOf<T extends Sections> = { readonly [K in keyof T]: z.output<T[K]> };
+
 /**
- * Builds a worker's one config loader: validates the environment against a zod schema once
- * per environment object and returns typed settings. Missing or malformed values fail with a
- * message naming each variable (never its value), answered as a 503 by `onError`.
+ * Builds a worker's one config loader from named sections (database, model, …), each a zod
+ * schema read from the whole environment. A section is validated when first used and cached
+ * per environment object, so a missing model key breaks the routes that need the model and
+ * nothing else. Failures name each variable (never its value) and answer 503 via `onError`.
  */
-export function defineConfig<S extends z.ZodType>(
-  schema: S,
-): (env: object) => z.output<S> {
-  const cache = new WeakMap<object, z.output<S>>();
+export function defineConfig<T extends Sections>(sections: T): (env: object) => ConfigOf<T> {
+  const cache = new WeakMap<object, ConfigOf<T>>();
   return (env) => {
-    const cached = cache.get(env);
-    if (cached) return cached;
-    const parsed = schema.safeParse(env);
-    if (!parsed.success) throw new ConfigError(parsed.error.issues);
-    cache.set(env, parsed.data);
-    return parsed.data;
+    let config = cache.get(env);
+    if (!config) {
+      config = lazySections(sections, env);
+      cache.set(env, config);
+    }
+    return config;
   };
+}
+
+function lazySections<T extends Sections>(sections: T, env: object): ConfigOf<T> {
+  const config = {} as ConfigOf<T>;
+  for (const [name, schema] of Object.entries(sections)) {
+    let value: unknown;
+    let parsed = false;
+    Object.defineProperty(config, name, {
+      enumerable: true,
+      get() {
+        if (!parsed) {
+          const result = schema.safeParse(env);
+          if (!result.success) throw new ConfigError(result.error.issues);
+          value = result.data;
+          parsed = true;
+        }
+        return value;
+      },
+    });
+  }
+  return config;
+}
+
+/** Every problem of every section at once, for start-up checks; empty when all is valid. */
+export function configProblems(sections: Sections, env: object): string[] {
+  return Object.values(sections).flatMap((schema) => {
+    const result = schema.safeParse(env);
+    return result.success ? [] : describeIssues(result.error.issues);
+  });
+}
+
+function describeIssues(issues: z.core.$ZodIssue[]): string[] {
+  return issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`);
 }
 
 export class ConfigError extends AppError {
   constructor(issues: z.core.$ZodIssue[]) {
-    const problems = issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`);
-    super(503, 'configuration_invalid', `Configuration invalid: ${problems.join('; ')}`);
+    const problems = describeIssues(issues).join('; ');
+    super(503, 'configuration_invalid', `Configuration invalid: ${problems}`);
     this.name = 'ConfigError';
   }
 }

@@ -1,0 +1,21 @@
+import path from 'node:path';
+import { neonConfig } from '@neondatabase/serverless';
+import { migrate } from 'drizzle-orm/neon-serverless/migrator';
+import ws from 'ws';
+import { openDatabase, type DatabaseSettings } from '../../shared/db/database.ts';
+
+const MIGRATIONS = path.resolve(import.meta.dirname, '../../migrations');
+
+/**
+ * Applies every pending migration in migrations/ through the same driver the workers use.
+ * The only place schema changes happen: never in a request handler.
+ */
+export async function applyMigrations(settings: DatabaseSettings): Promise<void> {
+  neonConfig.webSocketConstructor = ws;
+  const { db, close } = openDatabase(settings, {});
+  try {
+    await migrate(db, { migrationsFolder: MIGRATIONS });
+  } finally {
+    await close();
+  }
+}

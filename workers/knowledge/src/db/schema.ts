@@ -1,0 +1,2 @@
+// The knowledge tables (files, pages, chunks with their pgvector column) are declared here.
+export {};
