@@ -40,10 +40,13 @@ export function moduleWorkers(stack: TestStack) {
     const { workerOptions } = unstable_getMiniflareWorkerOptions(
       path.join(root, 'workers', folder, 'wrangler.toml'),
     );
+    // The bundle is already built: module rules only apply to unbundled sources.
+    delete workerOptions.modulesRules;
     const bundle = path.join(stack.distDir, folder, 'index.js');
     const config = localBindings(stack);
     return {
       ...workerOptions,
+      name: `kbchat-${folder}`,
       modules: true as const,
       scriptPath: bundle,
       modulesRoot: path.dirname(bundle),
