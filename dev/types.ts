@@ -25,7 +25,14 @@ let stale = false;
 try {
   for (const [folder, envInterface, configs] of workers) {
     const raw = path.join(scratch, `${envInterface}.d.ts`);
-    const args = ['types', raw, '--env-interface', envInterface, '--include-runtime=false', '--strict-vars=false'];
+    const args = [
+      'types',
+      raw,
+      '--env-interface',
+      envInterface,
+      '--include-runtime=false',
+      '--strict-vars=false',
+    ];
     const run = spawnSync('wrangler', [...args, ...configs.flatMap((c) => ['-c', c])], {
       encoding: 'utf8',
     });

@@ -1,5 +1,6 @@
 import { startDatabase, type RunningDatabase } from './database.ts';
 import { applyMigrations } from './migrate.ts';
+import { describeError } from './describe-error.ts';
 import { startModel, type RunningModel } from './model.ts';
 
 /** Everything the workers need locally, started in order and closed in reverse. */
@@ -29,13 +30,13 @@ export async function startLocalStack(options: {
   try {
     database = await startDatabase({ externalUrl: env.DATABASE_URL, dataDir: options.dataDir });
   } catch (err) {
-    throw new StartupError(`cannot open the database: ${(err as Error).message}`, { cause: err });
+    throw new StartupError(`cannot open the database: ${describeError(err)}`, { cause: err });
   }
   try {
     await applyMigrations({ url: database.databaseUrl, wsProxy: database.wsProxy });
   } catch (err) {
     await database.close();
-    throw new StartupError(`cannot migrate the database: ${(err as Error).message}`, {
+    throw new StartupError(`cannot migrate the database: ${describeError(err)}`, {
       cause: err,
     });
   }
@@ -44,7 +45,7 @@ export async function startLocalStack(options: {
     model = await startModel(env);
   } catch (err) {
     await database.close();
-    throw new StartupError(`cannot start the model endpoint: ${(err as Error).message}`, {
+    throw new StartupError(`cannot start the model endpoint: ${describeError(err)}`, {
       cause: err,
     });
   }

@@ -4,7 +4,10 @@
 import { startLocalStack } from './local-stack.ts';
 
 const stack = await startLocalStack({
-  env: { DATABASE_URL: process.env.DATABASE_URL, EMBEDDING_DIMENSIONS: process.env.EMBEDDING_DIMENSIONS },
+  env: {
+    DATABASE_URL: process.env.DATABASE_URL,
+    EMBEDDING_DIMENSIONS: process.env.EMBEDDING_DIMENSIONS,
+  },
   dataDir: process.env.KBCHAT_DATA_DIR || undefined,
 });
 process.stdout.write(

@@ -237,7 +237,10 @@ class ClientSession {
     this.idleTimer = setTimeout(() => {
       const idle = !this.busy && !this.awaitingSync && !this.db.isInTransaction();
       if (this.lock.waiting > 0 && idle && this.buffer.length === 0) {
-        this.fail('57P05', 'terminating connection due to idle-session timeout (another client waits)');
+        this.fail(
+          '57P05',
+          'terminating connection due to idle-session timeout (another client waits)',
+        );
       } else {
         this.scheduleIdleHandover();
       }

@@ -3,13 +3,8 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { wranglerEnv } from '../stack/wrangler.ts';
-import { MODULES, type TestStack } from './workers.ts';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    stack: TestStack;
-  }
-}
+import type { TestStack } from '../../test/stack.ts';
+import { MODULES } from './workers.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 

@@ -1,19 +1,8 @@
 import path from 'node:path';
 import { unstable_getMiniflareWorkerOptions } from 'wrangler';
+import type { TestStack } from '../../test/stack.ts';
 
-/** What the test stack (global-setup.ts) hands to the workers under test. */
-export interface TestStack {
-  /** postgres:// URL of the local database front (or of DATABASE_URL when one is set). */
-  databaseUrl: string;
-  /** host:port of the WebSocket relay the Neon driver goes through; empty for Neon itself. */
-  databaseWsProxy: string;
-  /** Base URL (…/v1) of the OpenAI-compatible model endpoint. */
-  modelBaseUrl: string;
-  /** Base URL of that endpoint's test controls (record requests, fail on demand). */
-  modelControlUrl: string;
-  /** Folder holding each module worker's bundle, built by `wrangler deploy --dry-run`. */
-  distDir: string;
-}
+export type { TestStack };
 
 export const MODULES = ['auth', 'knowledge', 'chat'] as const;
 export type ModuleFolder = (typeof MODULES)[number];

@@ -81,7 +81,10 @@ export const number = (fallback: number) =>
 export const boolean = (fallback: boolean) =>
   z.preprocess(
     (v) => (v === '' || v === undefined ? fallback : v),
-    z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((s) => s === 'true' || s === '1')]),
+    z.union([
+      z.boolean(),
+      z.enum(['true', 'false', '1', '0']).transform((s) => s === 'true' || s === '1'),
+    ]),
   );
 
 /** A module's own DSN wins; otherwise the shared DATABASE_URL. */

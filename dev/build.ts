@@ -1,0 +1,43 @@
+// npm run build: `wrangler deploy --dry-run` for every worker into dist/<worker>, then the
+// size of each bundle (raw and gzip) against the Workers limits. CI runs it.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { WORKER_CONFIGS, wranglerEnv } from './stack/wrangler.ts';
+
+// Compressed size limits per worker (Cloudflare docs, Workers limits): Free 3 MB, Paid 10 MB.
+const FREE_LIMIT = 3 * 1024 * 1024;
+const PAID_LIMIT = 10 * 1024 * 1024;
+
+const root = path.resolve(import.meta.dirname, '..');
+const rows: string[] = [];
+for (const config of WORKER_CONFIGS) {
+  const name = config === 'wrangler.toml' ? 'gateway' : path.basename(path.dirname(config));
+  const outdir = path.join(root, 'dist', name);
+  const run = spawnSync('wrangler', ['deploy', '--dry-run', '-c', config, '--outdir', outdir], {
+    cwd: root,
+    encoding: 'utf8',
+    env: wranglerEnv(process.env),
+  });
+  if (run.status !== 0) {
+    process.stderr.write(run.stdout + run.stderr);
+    process.exit(1);
+  }
+  const files = readdirSync(outdir).filter((f) => !f.endsWith('.map') && !f.endsWith('.json'));
+  const raw = files.reduce((sum, f) => sum + statSync(path.join(outdir, f)).size, 0);
+  const gzip = files.reduce(
+    (sum, f) => sum + gzipSync(readFileSync(path.join(outdir, f))).length,
+    0,
+  );
+  const verdict = gzip < FREE_LIMIT ? 'fits Free' : gzip < PAID_LIMIT ? 'needs Paid' : 'TOO LARGE';
+  rows.push(`| ${name} | ${kib(raw)} | ${kib(gzip)} | ${verdict} |`);
+  if (gzip >= PAID_LIMIT) process.exitCode = 1;
+}
+console.log('| worker | bundle | gzip | limit (3 MiB Free / 10 MiB Paid, gzip) |');
+console.log('|---|---|---|---|');
+console.log(rows.join('\n'));
+
+function kib(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KiB`;
+}

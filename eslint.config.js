@@ -1,0 +1,49 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+// What a file may import is part of the architecture:
+// - shared/ is used by every worker and imports no worker;
+// - a worker imports shared/ and its own folder, never another worker's code (chat may name
+//   knowledge's RPC types, which the generated Env does for it);
+// - dev/ is Node tooling; workers never import it.
+const noWorkers = { group: ['**/workers/**'], message: 'shared/ must not depend on a worker.' };
+const noDevTooling = { group: ['**/dev/**'], message: 'Worker code must not import dev tooling.' };
+const otherWorker = (self) => ({
+  group: ['auth', 'knowledge', 'chat', 'gateway']
+    .filter((w) => w !== self)
+    .map((w) => `**/workers/${w}/**`),
+  message: 'Workers talk through service bindings, not imports.',
+});
+
+export default tseslint.config(
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      '.wrangler/',
+      '.data/',
+      'migrations/',
+      '**/worker-configuration.d.ts',
+      'test-results/',
+      'bench-results/',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noWorkers, noDevTooling] }] },
+  },
+  ...['auth', 'knowledge', 'chat', 'gateway'].map((worker) => ({
+    files: [`workers/${worker}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [otherWorker(worker), noDevTooling] }],
+    },
+  })),
+);

@@ -1,0 +1,13 @@
+/** What the test stack (dev/test/global-setup.ts) hands to the workers and tests. */
+export interface TestStack {
+  /** postgres:// URL of the local database front (or of DATABASE_URL when one is set). */
+  databaseUrl: string;
+  /** host:port of the WebSocket relay the Neon driver goes through; empty for Neon itself. */
+  databaseWsProxy: string;
+  /** Base URL (…/v1) of the OpenAI-compatible model endpoint. */
+  modelBaseUrl: string;
+  /** Base URL of that endpoint's test controls (record requests, fail on demand). */
+  modelControlUrl: string;
+  /** Folder holding each module worker's bundle, built by `wrangler deploy --dry-run`. */
+  distDir: string;
+}
