@@ -1,4 +1,5 @@
 import type { TestStack } from './stack';
+import type gateway from '../workers/gateway/src/index';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -10,7 +11,7 @@ declare global {
   namespace Cloudflare {
     // The integration project's main worker is the gateway: `exports.default` is its handler.
     interface GlobalProps {
-      mainModule: typeof import('../workers/gateway/src/index');
+      mainModule: { default: typeof gateway };
     }
   }
 }
