@@ -1,0 +1,170 @@
+import type { z } from 'zod';
+import { parseAnnotations, type Annotation } from './annotations';
+import { isFileDownloadSpec } from './file-download';
+import { httpMethodOf, routePathOf, type RoutePattern } from './naming';
+import { planParams } from './param-plan';
+import { isFileValue, shapeOf } from './schema-kind';
+import type { MethodSpec, ResponsePlan, Route, TargetCheck } from './types';
+import { compileTags, parseValidateRule } from './validate-tags';
+
+/**
+ * Turns one method declaration into its route, checking every built-in annotation:
+ * - `@role(A, B, …)`: at least one role;
+ * - `@path(/x/:id)`: one absolute path of literal and `:name` segments; repeated `@path` must
+ *   agree;
+ * - `@middleware(a, b)`: names of middlewares given to mountService;
+ * - `@handler(formRequest | streamResponse)`: one value each, from that list;
+ * - `@grpc`: no parameters;
+ * - `@validate(target, tags…)`: see validate-tags.ts.
+ * Anything else is free metadata, kept in the annotation stores.
+ */
+
+export class ServiceDeclarationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ServiceDeclarationError';
+  }
+}
+
+const METHOD_NAME = /^[A-Z][A-Za-z0-9]*$/;
+const PATH =
+  /^\/(?:(?:[A-Za-z0-9._~-]+|:[A-Za-z_][A-Za-z0-9_]*)(?:\/(?:[A-Za-z0-9._~-]+|:[A-Za-z_][A-Za-z0-9_]*))*)?$/;
+const MIDDLEWARE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+const HANDLERS = new Set(['formRequest', 'streamResponse']);
+
+export function compileRoute(
+  serviceName: string,
+  prefix: string,
+  name: string,
+  spec: MethodSpec,
+  options: { routePattern: RoutePattern; annotatedOnly: boolean },
+): Route {
+  const fail = (message: string): never => {
+    throw new ServiceDeclarationError(`${serviceName}.${name}: ${message}`);
+  };
+  try {
+    if (!METHOD_NAME.test(name)) {
+      fail('method names start with a capital letter and hold only letters and digits');
+    }
+    const doc = spec.doc ?? '';
+    const annotations = parseAnnotations(doc);
+    const values = (annotation: string) =>
+      annotations.filter((a) => a.name === annotation).map((a) => a.params);
+
+    const handlers = values('handler').map((params) => {
+      if (params.length !== 1 || !HANDLERS.has(params[0] ?? '')) {
+        fail(
+          `@handler takes one of ${[...HANDLERS].join(', ')}; got @handler(${params.join(', ')})`,
+        );
+      }
+      return params[0];
+    });
+    const streaming = handlers.includes('streamResponse');
+    const formRequest = handlers.includes('formRequest');
+
+    const path = customPath(values('path'), fail) ?? routePathOf(name, options.routePattern);
+    const roleParams = values('role');
+    if (roleParams.some((params) => params.length === 0)) fail('@role needs at least one role');
+    const middlewares = values('middleware').flat();
+    for (const middleware of middlewares) {
+      if (!MIDDLEWARE_NAME.test(middleware)) fail(`"${middleware}" is not a middleware name`);
+    }
+    if (values('middleware').some((params) => params.length === 0)) {
+      fail('@middleware needs a middleware name');
+    }
+
+    const response = responseOf(spec, streaming, fail);
+    const params = spec.params ?? {};
+    const httpMethod = httpMethodOf(name);
+    const pathParams = [...path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1] ?? '');
+    const checks = validateChecks(annotations, params, fail);
+    const plan = planParams(httpMethod, params, pathParams, formRequest, checks);
+
+    const grpc = annotations.some((a) => a.name === 'grpc');
+    const rpcCapable =
+      response.kind !== 'stream' &&
+      response.kind !== 'file' &&
+      !Object.values(params).some((schema) => isFileValue(schema));
+    if (grpc && !rpcCapable) fail('@grpc methods cannot stream, upload or download files');
+
+    return {
+      name,
+      httpMethod,
+      path,
+      fullPath: path === '/' ? prefix : prefix + path,
+      doc,
+      annotations,
+      roles: roleParams.length > 0 ? roleParams.flat() : undefined,
+      middlewares,
+      body: plan.body,
+      params: plan.params,
+      response,
+      rpc: rpcCapable && (grpc || !options.annotatedOnly),
+    };
+  } catch (err) {
+    if (err instanceof ServiceDeclarationError) throw err;
+    throw new ServiceDeclarationError(`${serviceName}.${name}: ${(err as Error).message}`);
+  }
+}
+
+function customPath(
+  paths: readonly (readonly string[])[],
+  fail: (m: string) => never,
+): string | undefined {
+  const distinct = new Set(paths.map((params) => params.join(',')));
+  if (distinct.size > 1) fail(`conflicting @path annotations: ${[...distinct].join(' and ')}`);
+  const params = paths[0];
+  if (params === undefined) return undefined;
+  const path = params[0];
+  if (params.length !== 1 || path === undefined) fail('@path takes exactly one path');
+  if (!path!.startsWith('/')) fail(`@path(${path}) must start with "/"`);
+  if (!PATH.test(path!)) {
+    fail(
+      `@path(${path}) may only hold literal segments and :name segments, without a trailing "/"`,
+    );
+  }
+  return path;
+}
+
+function responseOf(
+  spec: MethodSpec,
+  streaming: boolean,
+  fail: (m: string) => never,
+): ResponsePlan {
+  if (spec.stream && !streaming) fail('a `stream` schema needs @handler(streamResponse)');
+  if (streaming && !spec.stream) fail('@handler(streamResponse) needs a `stream` message schema');
+  if (spec.events && !spec.stream) fail('`events` only apply to streaming methods');
+  if (spec.stream) {
+    if (spec.output) fail('a streaming method has no `output`; its messages are the output');
+    const events = spec.events ?? {};
+    if ('message' in events) fail('"message" is the unnamed event; it cannot be declared');
+    return { kind: 'stream', message: spec.stream, events };
+  }
+  if (isFileDownloadSpec(spec.output))
+    return { kind: 'file', contentTypes: spec.output.contentTypes };
+  if (spec.output) return { kind: 'data', schema: spec.output as z.ZodType };
+  return { kind: 'empty' };
+}
+
+function validateChecks(
+  annotations: readonly Annotation[],
+  params: Record<string, z.ZodType>,
+  fail: (m: string) => never,
+): Map<string, TargetCheck[]> {
+  const checks = new Map<string, TargetCheck[]>();
+  for (const annotation of annotations) {
+    if (annotation.name !== 'validate') continue;
+    const rule = parseValidateRule(annotation.params);
+    const [param, ...path] = rule.target.split('.');
+    let schema: z.core.$ZodType | undefined = params[param ?? ''];
+    if (!schema) fail(`@validate(${rule.target}) names no parameter`);
+    for (const field of path) {
+      schema = shapeOf(schema!)?.[field];
+      if (!schema) fail(`@validate(${rule.target}): "${field}" is not a field of the object`);
+    }
+    const list = checks.get(param!) ?? [];
+    list.push({ path, check: compileTags(rule.target, rule.tags, schema!) });
+    checks.set(param!, list);
+  }
+  return checks;
+}

@@ -1,0 +1,284 @@
+import type { z } from 'zod';
+import { stripAnnotations } from './annotations';
+import { openApiSchema, SchemaComponents, type JsonObject } from './openapi-schema';
+import { isOptional } from './schema-kind';
+import type { ParamPlan, Route, Service } from './types';
+
+/**
+ * The OpenAPI 3.0.3 description of a service (spec 4.2, "Generated outputs").
+ *
+ * - Paths carry the module prefix (`/moduleknowledge/query`) and there is no `servers`
+ *   entry, so documents of several modules merge into one root document without rewriting.
+ * - operationId is the method name. The description is the doc text with its annotations
+ *   removed; roles, which OpenAPI cannot express, are added as a sentence, and every
+ *   annotation is kept verbatim in the `x-annotations` extension.
+ * - Answers: 200 `{"data": …}`, 204, `text/event-stream` (message schema, named events in
+ *   `x-sse-events`), a file with Content-Disposition; errors refer to the Problem schema;
+ *   401/403 (plain text) on routes with a `@role` other than `guest` alone.
+ * - No tags, callbacks, discriminators, xml, security schemes or requirements: the spec lists
+ *   them as unsupported.
+ */
+
+export interface OpenApiDocument {
+  openapi: '3.0.3';
+  info: { title: string; version: string; description?: string };
+  paths: Record<string, Record<string, JsonObject>>;
+  components: { schemas: Record<string, JsonObject>; responses: Record<string, JsonObject> };
+}
+
+const PROBLEM_REF = { $ref: '#/components/schemas/Problem' };
+const FIELD_ISSUE: JsonObject = {
+  type: 'object',
+  required: ['field', 'message'],
+  properties: { field: { type: 'string' }, message: { type: 'string' } },
+};
+const PROBLEM: JsonObject = {
+  type: 'object',
+  description: 'RFC 9457 problem details, with a stable `code` and the request id.',
+  required: ['type', 'title', 'status', 'detail', 'code'],
+  properties: {
+    type: { type: 'string', enum: ['about:blank'] },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    code: { type: 'string' },
+    request_id: { type: 'string' },
+    errors: { type: 'array', items: FIELD_ISSUE },
+  },
+};
+const problemContent = { 'application/problem+json': { schema: PROBLEM_REF } };
+const plainText = (text: string) => ({
+  'text/plain': { schema: { type: 'string', enum: [text] } },
+});
+const RESPONSES: Record<string, JsonObject> = {
+  Problem: { description: 'The request failed.', content: problemContent },
+  BadRequest: {
+    description:
+      'A parameter is missing or invalid (`validation_failed`, listing each field), or the body is malformed.',
+    content: problemContent,
+  },
+  Unauthorised: { description: 'No valid credential.', content: plainText('Unauthorised') },
+  AccessDenied: {
+    description: "The caller's role is not allowed.",
+    content: plainText('Access denied'),
+  },
+};
+const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
+
+export function openApiDocument(service: Service): OpenApiDocument {
+  const components = new SchemaComponents();
+  components.schemas.Problem = PROBLEM;
+  const paths: OpenApiDocument['paths'] = {};
+  for (const route of service.routes) {
+    const path = route.fullPath.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+    paths[path] ??= {};
+    paths[path][route.httpMethod.toLowerCase()] = operation(route, components);
+  }
+  const description = stripAnnotations(service.doc);
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: service.name,
+      version: service.version,
+      ...(description ? { description } : {}),
+    },
+    paths,
+    components: { schemas: components.schemas, responses: RESPONSES },
+  };
+}
+
+function operation(route: Route, components: SchemaComponents): JsonObject {
+  const schema = (s: z.core.$ZodType, io: 'input' | 'output') => openApiSchema(s, io, components);
+  const parameters = route.params.flatMap((plan) => parameterObjects(plan, schema));
+  const requestBody = requestBodyOf(route, schema);
+  const description = describe(route);
+  return {
+    operationId: route.name,
+    ...(description ? { description } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(requestBody ? { requestBody } : {}),
+    responses: responsesOf(route, schema),
+    ...(route.annotations.length > 0
+      ? { 'x-annotations': route.annotations.map(({ name, params }) => ({ name, params })) }
+      : {}),
+  };
+}
+
+function describe(route: Route): string {
+  const text = stripAnnotations(route.doc);
+  const roles = route.roles ? `Roles: ${route.roles.join(', ')}.` : '';
+  return [text, roles].filter((part) => part !== '').join('\n\n');
+}
+
+type ToSchema = (schema: z.core.$ZodType, io: 'input' | 'output') => JsonObject;
+
+function parameterObjects(plan: ParamPlan, schema: ToSchema): JsonObject[] {
+  const one = (name: string, s: z.core.$ZodType, where: 'query' | 'path', required: boolean) => {
+    const { description, ...body } = schema(s, 'input');
+    return {
+      name,
+      in: where,
+      required,
+      ...(typeof description === 'string' ? { description } : {}),
+      schema: body,
+    };
+  };
+  switch (plan.source) {
+    case 'path':
+      return [one(plan.name, plan.schema, 'path', true)];
+    case 'query':
+      return [one(plan.name, plan.schema, 'query', !plan.optional)];
+    case 'query-fields':
+      return plan.fields.map((field) =>
+        one(field.name, field.schema, 'query', !plan.optional && !isOptional(field.schema)),
+      );
+    default:
+      return [];
+  }
+}
+
+function requestBodyOf(route: Route, schema: ToSchema): JsonObject | undefined {
+  if (route.body === 'none') return undefined;
+  if (route.body === 'json') {
+    const plan = route.params.find((p) => p.source === 'json-body');
+    if (!plan) return undefined;
+    return {
+      required: !plan.optional,
+      content: { 'application/json': { schema: schema(plan.schema, 'input') } },
+    };
+  }
+  const properties: Record<string, JsonObject> = {};
+  const required: string[] = [];
+  const encoding: Record<string, JsonObject> = {};
+  const addField = (name: string, s: z.core.$ZodType, mandatory: boolean) => {
+    properties[name] = schema(s, 'input');
+    if (mandatory) required.push(name);
+  };
+  for (const plan of route.params) {
+    if (plan.source === 'form' || plan.source === 'file' || plan.source === 'json-part') {
+      addField(plan.name, plan.schema, !plan.optional);
+    }
+    if (plan.source === 'json-part') encoding[plan.name] = { contentType: 'application/json' };
+    if (plan.source === 'form-fields') {
+      for (const field of plan.fields) {
+        addField(field.name, field.schema, !plan.optional && !isOptional(field.schema));
+      }
+    }
+  }
+  const form = {
+    schema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) },
+  };
+  const content =
+    route.body === 'multipart'
+      ? {
+          'multipart/form-data': {
+            ...form,
+            ...(Object.keys(encoding).length > 0 ? { encoding } : {}),
+          },
+        }
+      : { 'application/x-www-form-urlencoded': form, 'multipart/form-data': form };
+  return { required: required.length > 0, content };
+}
+
+function responsesOf(route: Route, schema: ToSchema): JsonObject {
+  const responses: JsonObject = { ...successResponses(route, schema) };
+  if (route.params.length > 0) responses['400'] = responseRef('BadRequest');
+  const guestOnly = route.roles?.every((role) => role.toLowerCase() === 'guest') ?? true;
+  if (!guestOnly) {
+    responses['401'] = responseRef('Unauthorised');
+    responses['403'] = responseRef('AccessDenied');
+  }
+  responses.default = responseRef('Problem');
+  return responses;
+}
+
+function successResponses(route: Route, schema: ToSchema): JsonObject {
+  const response = route.response;
+  switch (response.kind) {
+    case 'empty':
+      return { '204': { description: 'Done; no content.' } };
+    case 'data': {
+      const envelope = {
+        type: 'object',
+        required: ['data'],
+        properties: { data: schema(response.schema, 'output') },
+      };
+      return {
+        '200': {
+          description: 'The result, as `data`.',
+          content: { 'application/json': { schema: envelope } },
+        },
+        ...(isOptional(response.schema) ? { '204': { description: 'No result.' } } : {}),
+      };
+    }
+    case 'stream': {
+      const events: Record<string, JsonObject> = { error: PROBLEM_REF };
+      for (const [name, event] of Object.entries(response.events))
+        events[name] = schema(event, 'output');
+      return {
+        '200': {
+          description:
+            'Server-Sent Events. Each plain message is `data: <JSON of the schema>`; named events ' +
+            '(`event: <name>`) carry the JSON listed in `x-sse-events`. A failure ends the stream ' +
+            'with an `error` event.',
+          content: {
+            'text/event-stream': {
+              schema: schema(response.message, 'output'),
+              'x-sse-events': events,
+            },
+          },
+        },
+      };
+    }
+    case 'file':
+      return {
+        '200': {
+          description: 'The file, named in Content-Disposition.',
+          headers: {
+            'Content-Disposition': {
+              description: 'attachment; filename="…"; filename*=UTF-8\'\'…',
+              schema: { type: 'string' },
+            },
+          },
+          content: Object.fromEntries(
+            response.contentTypes.map((type) => [
+              type,
+              { schema: { type: 'string', format: 'binary' } },
+            ]),
+          ),
+        },
+      };
+  }
+}
+
+/**
+ * One document for several modules (the root description). Paths and operation ids must not
+ * repeat; shared schemas are merged, a name taken by a different schema gets a suffix.
+ */
+export function mergeOpenApi(
+  documents: readonly OpenApiDocument[],
+  info: OpenApiDocument['info'] = { title: 'API', version: '1.0.0' },
+): OpenApiDocument {
+  const components = new SchemaComponents();
+  const paths: OpenApiDocument['paths'] = {};
+  const operationIds = new Set<string>();
+  const responses: Record<string, JsonObject> = {};
+  for (const document of documents) {
+    const hoisted = components.hoist(
+      { definitions: document.components.schemas, paths: document.paths },
+      '#/components/schemas/',
+    ) as { paths: OpenApiDocument['paths'] };
+    for (const [path, item] of Object.entries(hoisted.paths)) {
+      if (paths[path]) throw new Error(`mergeOpenApi: path ${path} is in two documents`);
+      for (const op of Object.values(item)) {
+        const id = String(op.operationId);
+        if (operationIds.has(id))
+          throw new Error(`mergeOpenApi: operationId ${id} is in two documents`);
+        operationIds.add(id);
+      }
+      paths[path] = item;
+    }
+    Object.assign(responses, document.components.responses);
+  }
+  return { openapi: '3.0.3', info, paths, components: { schemas: components.schemas, responses } };
+}
