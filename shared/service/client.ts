@@ -195,8 +195,8 @@ async function readAnswer(route: Route, response: Response): Promise<unknown> {
       return undefined;
     case 'data': {
       if (response.status === 204) return undefined;
-      const envelope = (await response.json()) as { data?: unknown };
-      return parseAnswer(answer.schema, envelope.data);
+      const body = (await response.json()) as { data?: unknown };
+      return parseAnswer(answer.schema, answer.envelope ? body.data : body);
     }
     case 'file':
       return downloaded(response);

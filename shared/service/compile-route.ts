@@ -142,7 +142,10 @@ function responseOf(
   }
   if (isFileDownloadSpec(spec.output))
     return { kind: 'file', contentTypes: spec.output.contentTypes };
-  if (spec.output) return { kind: 'data', schema: spec.output as z.ZodType };
+  if (spec.envelope === false && !spec.output) fail('`envelope: false` needs an `output`');
+  if (spec.output) {
+    return { kind: 'data', schema: spec.output as z.ZodType, envelope: spec.envelope ?? true };
+  }
   return { kind: 'empty' };
 }
 

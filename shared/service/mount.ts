@@ -174,7 +174,8 @@ function handle<E extends Env, Principal>(
     const result = await run(params, httpCallContext(c, route, service.name));
     switch (route.response.kind) {
       case 'data':
-        return result === undefined ? c.body(null, 204) : c.json({ data: result });
+        if (result === undefined) return c.body(null, 204);
+        return c.json(route.response.envelope ? { data: result } : result);
       case 'empty':
         return c.body(null, 204);
       case 'file': {

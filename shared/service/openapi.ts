@@ -198,14 +198,13 @@ function successResponses(route: Route, schema: ToSchema): JsonObject {
     case 'empty':
       return { '204': { description: 'Done; no content.' } };
     case 'data': {
-      const envelope = {
-        type: 'object',
-        required: ['data'],
-        properties: { data: schema(response.schema, 'output') },
-      };
+      const document = schema(response.schema, 'output');
+      const envelope = response.envelope
+        ? { type: 'object', required: ['data'], properties: { data: document } }
+        : document;
       return {
         '200': {
-          description: 'The result, as `data`.',
+          description: response.envelope ? 'The result, as `data`.' : 'The result.',
           content: { 'application/json': { schema: envelope } },
         },
         ...(isOptional(response.schema) ? { '204': { description: 'No result.' } } : {}),

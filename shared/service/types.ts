@@ -22,6 +22,11 @@ export interface MethodSpec {
   readonly params?: ParamShape;
   /** The data of a 200 `{"data": …}` answer, or `fileDownload()`; absent means 204. */
   readonly output?: OutputSpec;
+  /**
+   * false: answer the output as the bare JSON document, without the `{"data": …}` envelope,
+   * for documents whose format a standard fixes (a JWKS). Default true.
+   */
+  readonly envelope?: boolean;
   /** The message schema of a `@handler(streamResponse)` method. */
   readonly stream?: z.ZodType;
   readonly events?: EventShape;
@@ -85,7 +90,7 @@ export interface ParamPlan {
 export type BodyKind = 'none' | 'json' | 'form' | 'multipart';
 
 export type ResponsePlan =
-  | { readonly kind: 'data'; readonly schema: z.ZodType }
+  | { readonly kind: 'data'; readonly schema: z.ZodType; readonly envelope: boolean }
   | { readonly kind: 'empty' }
   | { readonly kind: 'stream'; readonly message: z.ZodType; readonly events: EventShape }
   | { readonly kind: 'file'; readonly contentTypes: readonly string[] };
