@@ -25,7 +25,11 @@ const host = values.host ?? process.env.HOST ?? '127.0.0.1';
 await ensurePortFree(host, port);
 let stack: LocalStack;
 try {
-  stack = await startLocalStack({ env: process.env, dataDir: path.join(dataDir, 'pglite') });
+  stack = await startLocalStack({
+    env: process.env,
+    dataDir: path.join(dataDir, 'pglite'),
+    keysFile: path.join(dataDir, 'auth-keys.json'),
+  });
 } catch (err) {
   fail(err instanceof StartupError ? err.message : String(err));
 }
@@ -106,6 +110,7 @@ function printBanner(running: LocalStack, bindHost: string, bindPort: number): v
     `  service      ${base}/  (auth ${base}/moduleauth, knowledge ${base}/moduleknowledge, chat ${base}/modulechat)`,
     `  health       ${base}/modulechat/health  (chat -> knowledge RPC -> database, and the model)`,
     `  database     ${running.database.description}`,
+    `  admin        ${running.admin.username} (set ADMIN_USERNAME / ADMIN_PASSWORD before the first start to choose)`,
     `  model        ${running.model.offline ? `OFFLINE endpoint ${running.model.baseUrl}` : running.model.baseUrl || 'OpenAI (SDK default)'}`,
     '',
   ];

@@ -16,8 +16,16 @@ const check = process.argv.includes('--check');
 const workers: [string, string, string[]][] = [
   ['workers/gateway', 'GatewayEnv', ['wrangler.toml']],
   ['workers/auth', 'AuthEnv', ['workers/auth/wrangler.toml']],
-  ['workers/knowledge', 'KnowledgeEnv', ['workers/knowledge/wrangler.toml']],
-  ['workers/chat', 'ChatEnv', ['workers/chat/wrangler.toml', 'workers/knowledge/wrangler.toml']],
+  [
+    'workers/knowledge',
+    'KnowledgeEnv',
+    ['workers/knowledge/wrangler.toml', 'workers/auth/wrangler.toml'],
+  ],
+  [
+    'workers/chat',
+    'ChatEnv',
+    ['workers/chat/wrangler.toml', 'workers/knowledge/wrangler.toml', 'workers/auth/wrangler.toml'],
+  ],
 ];
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'kbchat-types-'));

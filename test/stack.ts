@@ -8,6 +8,10 @@ export interface TestStack {
   modelBaseUrl: string;
   /** Base URL of that endpoint's test controls (record requests, fail on demand). */
   modelControlUrl: string;
+  /** The settings every module worker receives (DSNs, relay, model endpoint, token keys). */
+  workerEnv: Record<string, string>;
+  /** The first super admin the stack seeded. */
+  admin: { username: string; password: string };
   /** Folder holding each module worker's bundle, built by `wrangler deploy --dry-run`. */
   distDir: string;
 }

@@ -1,11 +1,15 @@
 import { startDatabase, type RunningDatabase } from './database.ts';
+import { generateTokenKeys, loadOrCreateTokenKeys, type TokenKeys } from './keys.ts';
 import { applyMigrations } from './migrate.ts';
+import { LOCAL_ADMIN, runSeeds } from './seed.ts';
 import { describeError } from './describe-error.ts';
 import { startModel, type RunningModel } from './model.ts';
 
 /** Everything the workers need locally, started in order and closed in reverse. */
 export interface LocalStack {
   database: RunningDatabase;
+  /** The first super admin (local defaults unless ADMIN_USERNAME / ADMIN_PASSWORD are set). */
+  admin: { username: string; password: string };
   model: RunningModel;
   /** The settings every module worker receives (DSNs, relay, model endpoint). */
   workerEnv: Record<string, string>;
@@ -23,7 +27,10 @@ export class StartupError extends Error {
  */
 export async function startLocalStack(options: {
   env: NodeJS.ProcessEnv;
+  /** Where PGlite keeps its data; in memory when absent. */
   dataDir?: string;
+  /** Where the token key pair is kept; a fresh pair per start when absent (tests). */
+  keysFile?: string;
 }): Promise<LocalStack> {
   const { env } = options;
   let database: RunningDatabase;
@@ -40,6 +47,19 @@ export async function startLocalStack(options: {
       cause: err,
     });
   }
+  const admin = {
+    username: env.ADMIN_USERNAME || LOCAL_ADMIN.username,
+    password: env.ADMIN_PASSWORD || LOCAL_ADMIN.password,
+  };
+  try {
+    await runSeeds({ url: database.databaseUrl, wsProxy: database.wsProxy }, admin);
+  } catch (err) {
+    await database.close();
+    throw new StartupError(`cannot set up the database: ${describeError(err)}`, { cause: err });
+  }
+  const keys: TokenKeys = options.keysFile
+    ? await loadOrCreateTokenKeys(options.keysFile)
+    : await generateTokenKeys();
   let model: RunningModel;
   try {
     model = await startModel(env);
@@ -55,6 +75,8 @@ export async function startLocalStack(options: {
     AUTH_DATABASE_URL: database.databaseUrl,
     KNOWLEDGE_DATABASE_URL: database.databaseUrl,
     DATABASE_WS_PROXY: database.wsProxy,
+    AUTH_PRIVATE_KEY: keys.privateJwk,
+    AUTH_PUBLIC_KEYS: keys.publicJwks,
     MODEL_BASE_URL: model.baseUrl,
     ...(model.apiKey ? { MODEL_API_KEY: model.apiKey } : {}),
   };
@@ -65,6 +87,7 @@ export async function startLocalStack(options: {
   }
   return {
     database,
+    admin,
     model,
     workerEnv,
     async close() {

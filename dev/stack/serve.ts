@@ -16,6 +16,8 @@ process.stdout.write(
     databaseWsProxy: stack.database.wsProxy,
     modelBaseUrl: stack.model.baseUrl,
     modelControlUrl: stack.model.controlUrl,
+    admin: stack.admin,
+    workerEnv: stack.workerEnv,
   })}\n`,
 );
 

@@ -14,10 +14,14 @@ const root = path.resolve(import.meta.dirname, '../..');
  * so tests can record and fail requests), in a child process; and the module workers' bundles.
  */
 export default async function setup(project: TestProject) {
-  const distDir = path.join(root, 'dist', 'test');
+  // Per run, so that two test runs at once never overwrite each other's bundles.
+  const distDir = path.join(root, 'dist', `test-${process.pid}`);
   const [stack] = await Promise.all([startStackProcess(), buildModules(distDir)]);
   project.provide('stack', { ...stack.description, distDir });
-  return () => stopProcess(stack.child);
+  return async () => {
+    await stopProcess(stack.child);
+    await rm(distDir, { recursive: true, force: true });
+  };
 }
 
 async function startStackProcess() {

@@ -9,16 +9,6 @@ export type ModuleFolder = (typeof MODULES)[number];
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-/** Settings every module receives locally, the same in `npm run dev` and in tests. */
-export function localBindings(stack: Omit<TestStack, 'distDir'>): Record<string, string> {
-  return {
-    DATABASE_URL: stack.databaseUrl,
-    DATABASE_WS_PROXY: stack.databaseWsProxy,
-    MODEL_BASE_URL: stack.modelBaseUrl,
-    MODEL_API_KEY: 'local-offline-model',
-  };
-}
-
 /**
  * The three module workers as Miniflare auxiliary workers: their bindings come from their own
  * wrangler config (so tests see what deploys), their code from the pre-built bundle (auxiliary
@@ -32,14 +22,13 @@ export function moduleWorkers(stack: TestStack) {
     // The bundle is already built: module rules only apply to unbundled sources.
     delete workerOptions.modulesRules;
     const bundle = path.join(stack.distDir, folder, 'index.js');
-    const config = localBindings(stack);
     return {
       ...workerOptions,
       name: `kbchat-${folder}`,
       modules: true as const,
       scriptPath: bundle,
       modulesRoot: path.dirname(bundle),
-      bindings: { ...(workerOptions.bindings as Record<string, string>), ...config },
+      bindings: { ...(workerOptions.bindings as Record<string, string>), ...stack.workerEnv },
     };
   });
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { openDatabase, type DatabaseSettings } from './database';
+import type { DatabaseSettings } from './database';
+import { withDatabase } from './with-database';
 
 export interface DatabaseHealth {
   ok: true;
@@ -9,24 +10,21 @@ export interface DatabaseHealth {
 }
 
 /** A real round trip: the server answers, and says whether pgvector is installed. */
-export async function checkDatabase(
+export function checkDatabase(
   settings: DatabaseSettings,
   waitUntil: (p: Promise<unknown>) => void,
 ): Promise<DatabaseHealth> {
   const started = Date.now();
-  const { db, close } = openDatabase(settings, {});
-  try {
+  return withDatabase(settings, {}, waitUntil, async (db) => {
     const { rows } = await db.execute<{ server_version: string; pgvector: string | null }>(sql`
       select current_setting('server_version') as server_version,
              (select extversion from pg_extension where extname = 'vector') as pgvector`);
     const row = rows[0];
     return {
-      ok: true,
+      ok: true as const,
       latency_ms: Date.now() - started,
       server_version: row?.server_version ?? 'unknown',
       pgvector: row?.pgvector ?? null,
     };
-  } finally {
-    waitUntil(close());
-  }
+  });
 }

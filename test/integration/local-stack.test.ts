@@ -12,14 +12,16 @@ describe('one domain, three modules', () => {
   ])('%s reaches its own worker', async (path, module) => {
     const res = await get(path);
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ module });
+    expect(await res.json()).toMatchObject({ data: { module } });
   });
 
   it('chat health proves RPC to knowledge, the database and the model endpoint', async () => {
     const res = await get('/modulechat/health');
-    const body = await res.json<{
-      knowledge: { module: string; database: { ok: boolean; pgvector: string | null } };
-      model: { ok: boolean; dimensions: number };
+    const { data: body } = await res.json<{
+      data: {
+        knowledge: { module: string; database: { ok: boolean; pgvector: string | null } };
+        model: { ok: boolean; dimensions: number };
+      };
     }>();
     expect(body.knowledge.module).toBe('kbchat.knowledge.ModuleKnowledge');
     expect(body.knowledge.database.ok).toBe(true);

@@ -4,6 +4,14 @@ interface __BaseEnv_AuthEnv {
 	AUTH_MODULE_NAME: string;
 	DATABASE_WS_PROXY: string;
 	LOG_LEVEL: string;
+	AUTH_ISSUER: string;
+	AUTH_AUDIENCE: string;
+	TOKEN_TTL_SECONDS: string;
+	ALLOW_SIGNUP: string;
+	LOGIN_MAX_FAILURES: string;
+	LOGIN_WINDOW_SECONDS: string;
+	AUTH_PRIVATE_KEY: string;
+	AUTH_PUBLIC_KEYS: string;
 	DATABASE_URL: string;
 	AUTH_DATABASE_URL: string;
 }

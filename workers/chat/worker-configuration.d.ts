@@ -7,8 +7,12 @@ interface __BaseEnv_ChatEnv {
 	EMBEDDING_DIMENSIONS: string;
 	CHAT_MODEL: string;
 	LOG_LEVEL: string;
+	AUTH_ISSUER: string;
+	AUTH_AUDIENCE: string;
+	AUTH_PUBLIC_KEYS: string;
 	MODEL_API_KEY: string;
 	OPENAI_API_KEY: string;
 	KNOWLEDGE: Service<typeof import("../knowledge/src/index").KnowledgeRpc>;
+	AUTH: Service<typeof import("../auth/src/index").AuthRpc>;
 }
 interface ChatEnv extends __BaseEnv_ChatEnv {}

@@ -7,9 +7,13 @@ interface __BaseEnv_KnowledgeEnv {
 	EMBEDDING_MODEL: string;
 	EMBEDDING_DIMENSIONS: string;
 	LOG_LEVEL: string;
+	AUTH_ISSUER: string;
+	AUTH_AUDIENCE: string;
+	AUTH_PUBLIC_KEYS: string;
 	DATABASE_URL: string;
 	KNOWLEDGE_DATABASE_URL: string;
 	MODEL_API_KEY: string;
 	OPENAI_API_KEY: string;
+	AUTH: Service<typeof import("../auth/src/index").AuthRpc>;
 }
 interface KnowledgeEnv extends __BaseEnv_KnowledgeEnv {}

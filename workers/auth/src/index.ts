@@ -1,16 +1,55 @@
+import { bodyLimit } from 'hono/body-limit';
+import type { Principal } from '../../../shared/auth/roles';
+import { authService } from '../../../shared/contracts/auth';
 import { checkDatabase } from '../../../shared/db/health';
+import { AppError } from '../../../shared/errors/app-error';
 import { createModuleApp, moduleName } from '../../../shared/module/module-app';
+import { mountService, rpcEntrypoint, type ServiceImpl } from '../../../shared/service';
+import { authorize } from './authorize';
 import { authConfig } from './config';
+import { changePassword, me, signup } from './handlers/account';
+import { login } from './handlers/login';
+import * as admin from './handlers/users-admin';
 import { AUTH_MODULE } from './module';
+import { publicJwks } from './tokens';
+
+// Every auth request is a small JSON or form document; anything bigger is refused unread.
+const MAX_BODY_BYTES = 16 * 1024;
+
+const impl: ServiceImpl<typeof authService, AuthEnv, Principal> = {
+  GetHealth: async (_, ctx) => ({
+    module: moduleName(ctx.env, AUTH_MODULE),
+    database: await checkDatabase(authConfig(ctx.env).database, ctx.waitUntil),
+  }),
+  PostLogin: login,
+  GetMe: me,
+  PostSignup: signup,
+  PutPassword: changePassword,
+  ListUsers: admin.list,
+  CreateUser: admin.create,
+  PutUserRole: admin.setRole,
+  PutUserStatus: admin.setStatus,
+  PutUserPassword: admin.resetPassword,
+  DeleteUser: admin.remove,
+  GetJwks: async (_, ctx) => publicJwks(authConfig(ctx.env).verification.publicKeys),
+};
 
 const app = createModuleApp<{ Bindings: AuthEnv }>(AUTH_MODULE);
+app.use(
+  bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new AppError(
+        413,
+        'body_too_large',
+        `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`,
+      );
+    },
+  }),
+);
+mountService(app, authService, impl, { authorize });
 
-app.get('/health', async (c) => {
-  const config = authConfig(c.env);
-  return c.json({
-    module: moduleName(c.env, AUTH_MODULE),
-    database: await checkDatabase(config.database, (p) => c.executionCtx.waitUntil(p)),
-  });
-});
+/** What the other workers call over their AUTH service binding (GetMe checks a token's user). */
+export const AuthRpc = rpcEntrypoint(authService, impl, { authorize });
 
 export default app;

@@ -1,42 +1,29 @@
-import { AppError } from '../../../shared/errors/app-error';
+import { authorizeViaAuth } from '../../../shared/auth/authorize-via-auth';
+import type { Principal } from '../../../shared/auth/roles';
+import { chatService } from '../../../shared/contracts/chat';
+import { knowledgeService } from '../../../shared/contracts/knowledge';
 import { createModelClient } from '../../../shared/model/client';
 import { createModuleApp, moduleName } from '../../../shared/module/module-app';
+import { mountService, rpcClient, type ServiceImpl } from '../../../shared/service';
 import { chatConfig } from './config';
+import { checkEmbeddings } from './health';
 import { CHAT_MODULE } from './module';
 
+const impl: ServiceImpl<typeof chatService, ChatEnv, Principal> = {
+  GetHealth: async (_, ctx) => {
+    const config = chatConfig(ctx.env);
+    const knowledge = rpcClient(knowledgeService, ctx.env.KNOWLEDGE, { requestId: ctx.requestId });
+    const [knowledgeHealth, model] = await Promise.all([
+      knowledge.GetHealth(),
+      checkEmbeddings(createModelClient(config.model, 10_000), config.model),
+    ]);
+    return { module: moduleName(ctx.env, CHAT_MODULE), knowledge: knowledgeHealth, model };
+  },
+};
+
 const app = createModuleApp<{ Bindings: ChatEnv }>(CHAT_MODULE);
-
-// Proves the whole path chat depends on: RPC to knowledge (and its database), and the model.
-app.get('/health', async (c) => {
-  const config = chatConfig(c.env);
-  const [knowledge, model] = await Promise.all([
-    c.env.KNOWLEDGE.health(),
-    checkEmbeddings(createModelClient(config.model, 10_000), config.model),
-  ]);
-  return c.json({ module: moduleName(c.env, CHAT_MODULE), knowledge, model });
+mountService(app, chatService, impl, {
+  authorize: authorizeViaAuth<ChatEnv>((env) => chatConfig(env).verification),
 });
-
-async function checkEmbeddings(
-  client: ReturnType<typeof createModelClient>,
-  settings: { embeddingModel: string; embeddingDimensions: number },
-) {
-  const started = Date.now();
-  try {
-    const result = await client.embeddings.create({
-      model: settings.embeddingModel,
-      input: 'health check',
-      dimensions: settings.embeddingDimensions,
-    });
-    return {
-      ok: true,
-      latency_ms: Date.now() - started,
-      dimensions: result.data[0]?.embedding.length ?? 0,
-    };
-  } catch (err) {
-    throw new AppError(502, 'model_unavailable', 'The model endpoint is unavailable.', {
-      cause: err,
-    });
-  }
-}
 
 export default app;

@@ -1,18 +1,17 @@
-import { checkDatabase } from '../../../shared/db/health';
-import { createModuleApp, moduleName } from '../../../shared/module/module-app';
+import { authorizeViaAuth } from '../../../shared/auth/authorize-via-auth';
+import { knowledgeService } from '../../../shared/contracts/knowledge';
+import { createModuleApp } from '../../../shared/module/module-app';
+import { mountService, rpcEntrypoint } from '../../../shared/service';
 import { knowledgeConfig } from './config';
+import { knowledgeImpl } from './impl';
 import { KNOWLEDGE_MODULE } from './module';
 
-export { KnowledgeRpc } from './rpc';
+const authorize = authorizeViaAuth<KnowledgeEnv>((env) => knowledgeConfig(env).verification);
 
 const app = createModuleApp<{ Bindings: KnowledgeEnv }>(KNOWLEDGE_MODULE);
+mountService(app, knowledgeService, knowledgeImpl, { authorize });
 
-app.get('/health', async (c) => {
-  const config = knowledgeConfig(c.env);
-  return c.json({
-    module: moduleName(c.env, KNOWLEDGE_MODULE),
-    database: await checkDatabase(config.database, (p) => c.executionCtx.waitUntil(p)),
-  });
-});
+/** What chat calls over its KNOWLEDGE service binding: the methods marked @grpc. */
+export const KnowledgeRpc = rpcEntrypoint(knowledgeService, knowledgeImpl, { authorize });
 
 export default app;

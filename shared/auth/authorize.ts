@@ -1,0 +1,97 @@
+import type { Context } from 'hono';
+import { accessDenied, unauthorised, type AccessRequest, type Authorize } from '../service';
+import type { TokenVerification } from '../config/token-config';
+import { AppError } from '../errors/app-error';
+import { importVerificationKeys, type VerificationKey } from './keys';
+import { GUEST, type Principal } from './roles';
+import { verifyToken } from './verify-token';
+
+/** What a caller hands over a service binding so the callee can check it (RPC `identity`). */
+export interface RpcIdentity {
+  token: string;
+}
+
+export interface AuthorizeOptions<Bindings> {
+  verification: (env: Bindings) => TokenVerification;
+  /**
+   * The user behind a valid token as it is NOW (fresh role), or undefined when the user was
+   * deleted or disabled: a still-valid token of such a user is refused.
+   */
+  currentUser: (
+    access: AccessRequest<Bindings>,
+    principal: Principal,
+    token: string,
+  ) => Promise<Principal | undefined>;
+}
+
+/**
+ * The check every worker applies (spec section 5), deny by default: every route needs a valid
+ * token unless its annotations say `@role(guest)`; a route with `@role(...)` also needs one of
+ * those roles. The token comes from `Authorization: Bearer …`, else the form value `t` (query
+ * string or form body). Refusals are the spec's plain-text 401 `Unauthorised` / 403
+ * `Access denied`; the reason goes to the log only.
+ */
+export function createAuthorize<Bindings>(
+  options: AuthorizeOptions<Bindings>,
+): Authorize<Bindings, Principal> {
+  return async (access: AccessRequest<Bindings>) => {
+    if (access.roles?.includes(GUEST)) return undefined;
+    const token = await tokenOf(access);
+    if (!token) throw unauthorised('missing token');
+    const settings = options.verification(access.env);
+    const checked = await verifyToken(token, {
+      issuer: settings.issuer,
+      audience: settings.audience,
+      keys: await verificationKeys(settings.publicKeys),
+    });
+    if (!checked.ok) throw unauthorised(checked.reason);
+    const user = await options.currentUser(access, checked.principal, token);
+    if (!user) throw unauthorised('user deleted or disabled');
+    if (access.roles && !access.roles.includes(user.role)) {
+      throw accessDenied(`role ${user.role} not in ${access.roles.join(',')}`);
+    }
+    return user;
+  };
+}
+
+/** The bearer token of the request that is being served, to pass on over RPC. */
+export async function tokenOf(access: Pick<AccessRequest<unknown>, 'caller'>): Promise<string> {
+  const { caller } = access;
+  if (caller.transport === 'rpc') {
+    const identity = caller.identity as Partial<RpcIdentity> | undefined;
+    return typeof identity?.token === 'string' ? identity.token : '';
+  }
+  return tokenFromRequest(caller.context);
+}
+
+async function tokenFromRequest(c: Context): Promise<string> {
+  const header = c.req.header('Authorization') ?? '';
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+  if (bearer) return bearer;
+  const fromQuery = c.req.query('t');
+  if (fromQuery) return fromQuery;
+  const type = c.req.header('Content-Type') ?? '';
+  if (/^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type)) {
+    const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    if (typeof body.t === 'string') return body.t;
+  }
+  return '';
+}
+
+// Importing keys costs a little; the same JWKS text always gives the same keys.
+const keyCache = new Map<string, Promise<VerificationKey[]>>();
+function verificationKeys(jwks: string): Promise<VerificationKey[]> {
+  let keys = keyCache.get(jwks);
+  if (!keys) {
+    keys = importVerificationKeys(jwks).catch((err: unknown) => {
+      throw new AppError(
+        503,
+        'configuration_invalid',
+        `Configuration invalid: AUTH_PUBLIC_KEYS: ${(err as Error).message}`,
+      );
+    });
+    keyCache.set(jwks, keys);
+    keys.catch(() => keyCache.delete(jwks));
+  }
+  return keys;
+}

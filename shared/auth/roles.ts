@@ -1,0 +1,15 @@
+/** The two roles of the service; the spec derives them from the super-admin flag. */
+export const ROLES = ['USER', 'SUPER_ADMIN'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** `@role(guest)` marks a route that needs no token (login, sign-up, docs, health…). */
+export const GUEST = 'guest';
+
+export const roleOf = (isSuperAdmin: boolean): Role => (isSuperAdmin ? 'SUPER_ADMIN' : 'USER');
+
+/** The logged-in user a request or RPC call acts for. */
+export interface Principal {
+  id: string;
+  username: string;
+  role: Role;
+}

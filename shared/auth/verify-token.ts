@@ -1,0 +1,69 @@
+import { errors, jwtVerify, type JWTPayload } from 'jose';
+import { ROLES, type Principal, type Role } from './roles';
+import { TOKEN_ALGORITHM, type VerificationKey } from './keys';
+
+export interface TokenPolicy {
+  issuer: string;
+  audience: string;
+  keys: VerificationKey[];
+}
+
+/** Why a token was refused: for logs and tests only; the wire always says `Unauthorised`. */
+export type TokenFailure =
+  | 'missing'
+  | 'malformed'
+  | 'unknown_key'
+  | 'bad_signature'
+  | 'expired'
+  | 'not_yet_valid'
+  | 'bad_claims';
+
+export type TokenCheck = { ok: true; principal: Principal } | { ok: false; reason: TokenFailure };
+
+// Allowed clock difference between the signer and the verifiers.
+const CLOCK_TOLERANCE_SECONDS = 30;
+
+/** Verifies signature, algorithm, expiry, not-before, issuer and audience, then the claims. */
+export async function verifyToken(token: string, policy: TokenPolicy): Promise<TokenCheck> {
+  if (!token) return { ok: false, reason: 'missing' };
+  try {
+    const { payload } = await jwtVerify(
+      token,
+      (header) => {
+        const match = policy.keys.find((k) => k.kid === header.kid);
+        if (!match) throw new UnknownKey();
+        return match.key;
+      },
+      {
+        algorithms: [TOKEN_ALGORITHM],
+        issuer: policy.issuer,
+        audience: policy.audience,
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        requiredClaims: ['sub', 'exp', 'iat'],
+      },
+    );
+    const principal = principalOf(payload);
+    return principal ? { ok: true, principal } : { ok: false, reason: 'bad_claims' };
+  } catch (err) {
+    return { ok: false, reason: failureOf(err) };
+  }
+}
+
+class UnknownKey extends Error {}
+
+function failureOf(err: unknown): TokenFailure {
+  if (err instanceof UnknownKey) return 'unknown_key';
+  if (err instanceof errors.JWTExpired) return 'expired';
+  if (err instanceof errors.JWTClaimValidationFailed) {
+    return err.claim === 'nbf' ? 'not_yet_valid' : 'bad_claims';
+  }
+  if (err instanceof errors.JWSSignatureVerificationFailed) return 'bad_signature';
+  return 'malformed';
+}
+
+function principalOf(payload: JWTPayload): Principal | undefined {
+  const { sub, username, role } = payload as JWTPayload & { username?: unknown; role?: unknown };
+  if (typeof sub !== 'string' || typeof username !== 'string') return undefined;
+  if (!ROLES.includes(role as Role)) return undefined;
+  return { id: sub, username, role: role as Role };
+}

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { ROLES } from '../auth/roles';
+import { defineService, enumOf, method } from '../service';
+import { ModuleHealth } from './common';
+
+export const Role = enumOf(ROLES);
+
+const Username = z.string().trim().min(3).max(50);
+const Password = z.string().min(8).max(128);
+
+export const User = z.object({
+  id: z.uuid(),
+  username: z.string(),
+  role: Role,
+  created_at: z.string(),
+});
+
+export const ManagedUser = User.extend({
+  disabled: z.boolean(),
+  updated_at: z.string(),
+});
+
+export const Login = z.object({
+  token: z.string(),
+  /** When the token expires, ISO 8601. */
+  expire: z.string(),
+});
+
+const Jwk = z.looseObject({ kty: z.string(), kid: z.string() });
+
+/** The auth module: users, login tokens, roles (spec sections 1, 4.1, 5). */
+export const authService = defineService({
+  name: 'auth',
+  prefix: '/moduleauth',
+  doc: 'Users log in and get a bearer token (an Ed25519-signed JWT); roles USER and SUPER_ADMIN.',
+  annotatedOnly: true,
+  methods: {
+    GetHealth: method({
+      doc: 'Liveness and a database round trip. @role(guest)',
+      output: ModuleHealth,
+    }),
+    PostLogin: method({
+      doc: `Logs in. Unknown user, wrong password and disabled user all answer the same 401.
+Five failures in a minute per username or client address answer 429 with Retry-After.
+@role(guest)`,
+      params: {
+        body: z.object({
+          username: z.string().min(1).max(100),
+          password: z.string().min(1).max(128),
+        }),
+      },
+      output: Login,
+    }),
+    GetMe: method({
+      doc: 'The current user. Other modules call it over RPC to check a token’s user. @grpc',
+      output: User,
+    }),
+    PostSignup: method({
+      doc: 'Creates an account, only when ALLOW_SIGNUP is true (otherwise 403). @role(guest)',
+      params: { body: z.object({ username: Username, password: Password }) },
+      output: User,
+    }),
+    PutPassword: method({
+      doc: 'Changes the current user’s own password.',
+      params: {
+        body: z.object({ old_password: z.string().min(1).max(128), new_password: Password }),
+      },
+    }),
+    ListUsers: method({
+      doc: 'Every user, oldest first, a page at a time. @role(SUPER_ADMIN)',
+      params: {
+        page: z.coerce.number().int().min(1).default(1),
+        size: z.coerce.number().int().min(1).max(100).default(20),
+      },
+      output: z.object({
+        items: z.array(ManagedUser),
+        total: z.number().int(),
+        page: z.number().int(),
+        size: z.number().int(),
+      }),
+    }),
+    CreateUser: method({
+      doc: 'Creates a user. @role(SUPER_ADMIN)',
+      params: {
+        body: z.object({
+          username: Username,
+          password: Password,
+          super_admin: z.boolean().default(false),
+        }),
+      },
+      output: ManagedUser,
+    }),
+    PutUserRole: method({
+      doc: 'Sets or clears the super-admin flag. The last active super admin stays. @role(SUPER_ADMIN)',
+      params: { body: z.object({ user_id: z.uuid(), super_admin: z.boolean() }) },
+      output: ManagedUser,
+    }),
+    PutUserStatus: method({
+      doc: 'Disables or enables a user; a disabled user’s tokens stop working at once. @role(SUPER_ADMIN)',
+      params: { body: z.object({ user_id: z.uuid(), disabled: z.boolean() }) },
+      output: ManagedUser,
+    }),
+    PutUserPassword: method({
+      doc: 'Resets a user’s password. @role(SUPER_ADMIN)',
+      params: { body: z.object({ user_id: z.uuid(), password: Password }) },
+    }),
+    DeleteUser: method({
+      doc: 'Deletes a user. The last active super admin stays. @role(SUPER_ADMIN)',
+      params: { user_id: z.uuid() },
+    }),
+    GetJwks: method({
+      doc: 'The public keys that verify tokens (a JWKS). @path(/.well-known/jwks.json) @role(guest)',
+      output: z.object({ keys: z.array(Jwk) }),
+      envelope: false,
+    }),
+  },
+});
