@@ -333,15 +333,24 @@ describe('mergeOpenApi', () => {
     expect(refs(merged, merged).filter(([, ok]) => !ok)).toEqual([]);
   });
 
-  it('refuses a path or an operationId twice', () => {
+  it('refuses a path twice', () => {
     expect(() => mergeOpenApi([document, document])).toThrow(
       /path \/moduleknowledge\/query is in two documents/,
     );
-    const clash = defineService({
+  });
+
+  it('qualifies operation ids by module, so the same method name in two modules is fine', () => {
+    const other = defineService({
       name: 'x',
       prefix: '/modulex',
       methods: { GetQuery: method({}) },
     });
-    expect(() => mergeOpenApi([document, openApiDocument(clash)])).toThrow(/operationId GetQuery/);
+    const merged = mergeOpenApi([document, openApiDocument(other)]);
+    const ids = Object.values(merged.paths).flatMap((item) =>
+      Object.values(item).map((op) => op.operationId),
+    );
+    expect(ids).toContain('x.GetQuery');
+    expect(ids).toContain(`${document.info.title}.GetQuery`);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });

@@ -251,8 +251,10 @@ function successResponses(route: Route, schema: ToSchema): JsonObject {
 }
 
 /**
- * One document for several modules (the root description). Paths and operation ids must not
- * repeat; shared schemas are merged, a name taken by a different schema gets a suffix.
+ * One document for several modules (the root description). Paths must not repeat. Every
+ * module has its own GetHealth and the like, so operation ids are qualified by the module
+ * (`auth.GetHealth`); shared schemas are merged, a name taken by a different schema gets a
+ * suffix.
  */
 export function mergeOpenApi(
   documents: readonly OpenApiDocument[],
@@ -269,13 +271,15 @@ export function mergeOpenApi(
     ) as { paths: OpenApiDocument['paths'] };
     for (const [path, item] of Object.entries(hoisted.paths)) {
       if (paths[path]) throw new Error(`mergeOpenApi: path ${path} is in two documents`);
-      for (const op of Object.values(item)) {
-        const id = String(op.operationId);
+      const qualified: typeof item = {};
+      for (const [verb, op] of Object.entries(item)) {
+        const id = `${document.info.title}.${String(op.operationId)}`;
         if (operationIds.has(id))
           throw new Error(`mergeOpenApi: operationId ${id} is in two documents`);
         operationIds.add(id);
+        qualified[verb] = { ...op, operationId: id };
       }
-      paths[path] = item;
+      paths[path] = qualified;
     }
     Object.assign(responses, document.components.responses);
   }

@@ -1,6 +1,8 @@
 import { Hono } from 'hono';
 import { onError, onNotFound } from '../../../shared/errors/on-error';
 import { requestContext } from '../../../shared/log/request-context';
+import { renderDocsPage } from '../../../shared/service';
+import { rootOpenApi } from './api-docs';
 import { moduleFor } from './routes';
 
 const app = new Hono<{ Bindings: GatewayEnv }>();
@@ -18,6 +20,8 @@ app.onError(onError);
 app.notFound(onNotFound);
 
 app.get('/health', (c) => c.json({ ok: true }));
+app.get('/openapi.json', (c) => c.json(rootOpenApi()));
+app.get('/docs', (c) => c.html(renderDocsPage(rootOpenApi())));
 
 app.get('/', (c) =>
   c.html(`<!doctype html>
@@ -28,7 +32,8 @@ app.get('/', (c) =>
 <li><a href="/moduleauth/health">/moduleauth</a>: users, login tokens, roles</li>
 <li><a href="/moduleknowledge/health">/moduleknowledge</a>: PDF knowledge base and similarity queries</li>
 <li><a href="/modulechat/health">/modulechat</a>: answers from the knowledge base, streamed over SSE</li>
-</ul></body></html>`),
+</ul>
+<p>API: <a href="/docs">documentation</a>, <a href="/openapi.json">OpenAPI 3.0</a>.</p></body></html>`),
 );
 
 export default app;
