@@ -61,9 +61,14 @@ function failureOf(err: unknown): TokenFailure {
   return 'malformed';
 }
 
+// User ids are UUIDs; anything else in `sub` is a forged or foreign token.
+const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function principalOf(payload: JWTPayload): Principal | undefined {
   const { sub, username, role } = payload as JWTPayload & { username?: unknown; role?: unknown };
-  if (typeof sub !== 'string' || typeof username !== 'string') return undefined;
+  if (typeof sub !== 'string' || !USER_ID.test(sub) || typeof username !== 'string') {
+    return undefined;
+  }
   if (!ROLES.includes(role as Role)) return undefined;
   return { id: sub, username, role: role as Role };
 }

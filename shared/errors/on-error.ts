@@ -40,8 +40,14 @@ function logFailure(c: Context, status: number, code: string, err: unknown): voi
   else log.info('request refused', fields);
 }
 
+/**
+ * The error for the log: name, message and cause, without the values a failed query carried
+ * (drizzle puts every parameter in its message; they may be password hashes or user text).
+ */
 function describe(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const cause = err.cause instanceof Error ? ` (cause: ${err.cause.message})` : '';
-  return `${err.name}: ${err.message}${cause}`;
+  if (!(err instanceof Error)) return 'non-Error thrown';
+  const cause = err.cause instanceof Error ? ` (cause: ${withoutParams(err.cause.message)})` : '';
+  return `${err.name}: ${withoutParams(err.message)}${cause}`;
 }
+
+const withoutParams = (message: string) => message.replace(/\nparams:[\s\S]*$/, '');

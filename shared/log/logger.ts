@@ -18,7 +18,12 @@ export interface Logger {
 export function createLogger(base: LogFields, level: LogLevel = 'info'): Logger {
   const write = (lvl: LogLevel, msg: string, fields?: LogFields) => {
     if (RANK[lvl] < RANK[level]) return;
-    const line = JSON.stringify({ level: lvl, msg, ...redact(base), ...redact(fields) });
+    const line = JSON.stringify({
+      level: lvl,
+      msg: redactText(msg),
+      ...redact(base),
+      ...redact(fields),
+    });
     if (lvl === 'error') console.error(line);
     else if (lvl === 'warn') console.warn(line);
     else console.log(line);
@@ -33,12 +38,27 @@ export function createLogger(base: LogFields, level: LogLevel = 'info'): Logger 
 }
 
 function redact(fields: LogFields | undefined): LogFields {
-  if (!fields) return {};
+  return fields ? (redactValue(fields, 0) as LogFields) : {};
+}
+
+// Nested objects and arrays too, to a bounded depth; deeper than that is dropped, not printed.
+function redactValue(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return redactText(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 6) return '[too deep]';
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1));
   const out: LogFields = {};
-  for (const [key, value] of Object.entries(fields)) {
-    out[key] = SECRET_KEY.test(key) ? '[redacted]' : value;
+  for (const [key, item] of Object.entries(value)) {
+    out[key] = SECRET_KEY.test(key) ? '[redacted]' : redactValue(item, depth + 1);
   }
   return out;
+}
+
+// Values that are secrets whatever their key: stored password hashes and bearer tokens.
+const SECRET_TEXT = /pbkdf2-sha256\$[^\s"',]+|Bearer\s+[\w.~+/-]+=*|eyJ[\w-]+\.[\w-]+\.[\w-]+/g;
+
+export function redactText(text: string): string {
+  return text.replace(SECRET_TEXT, '[redacted]');
 }
 
 export function parseLogLevel(value: string | undefined): LogLevel {

@@ -31,7 +31,11 @@ function parseStored(stored: string) {
   const count = Number(iterations);
   if (algorithm !== PASSWORD_ALGORITHM || !salt || !hash) return undefined;
   if (!Number.isInteger(count) || count < 1 || count > PASSWORD_ITERATIONS) return undefined;
-  return { iterations: count, salt: decode(salt), hash: decode(hash) };
+  try {
+    return { iterations: count, salt: decode(salt), hash: decode(hash) };
+  } catch {
+    return undefined; // not base64url: a value of an unknown format never matches
+  }
 }
 
 async function derive(password: string, salt: Uint8Array, iterations: number) {
