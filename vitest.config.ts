@@ -37,7 +37,16 @@ export default defineConfig({
             return {
               main: './workers/gateway/src/index.ts',
               wrangler: { configPath: './wrangler.toml' },
-              miniflare: { workers: moduleWorkers(stack) },
+              miniflare: {
+                // The test isolate reaches the modules' RPC entrypoints and sees knowledge's
+                // bucket (same bucket name, same storage), to check what was left behind.
+                serviceBindings: {
+                  KNOWLEDGE_RPC: { name: 'kbchat-knowledge', entrypoint: 'KnowledgeRpc' },
+                  AUTH_RPC: { name: 'kbchat-auth', entrypoint: 'AuthRpc' },
+                },
+                r2Buckets: { FILES: 'kbchat-files' },
+                workers: moduleWorkers(stack),
+              },
             };
           }),
         ],

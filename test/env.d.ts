@@ -1,5 +1,8 @@
 import type { TestStack } from './stack';
 import type gateway from '../workers/gateway/src/index';
+import type { authService } from '../shared/contracts/auth';
+import type { knowledgeService } from '../shared/contracts/knowledge';
+import type { RpcBindingOf } from '../shared/service';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -9,6 +12,12 @@ declare module 'vitest' {
 
 declare global {
   namespace Cloudflare {
+    // Bindings the integration tests add to the gateway they run in (vitest.config.ts).
+    interface Env {
+      KNOWLEDGE_RPC: RpcBindingOf<typeof knowledgeService>;
+      AUTH_RPC: RpcBindingOf<typeof authService>;
+      FILES: R2Bucket;
+    }
     // The integration project's main worker is the gateway: `exports.default` is its handler.
     interface GlobalProps {
       mainModule: { default: typeof gateway };

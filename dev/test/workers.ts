@@ -9,6 +9,12 @@ export type ModuleFolder = (typeof MODULES)[number];
 
 const root = path.resolve(import.meta.dirname, '../..');
 
+// Small embedding batches in tests, so that a few-page PDF already takes several model
+// requests (batching, and failures half-way through a file, get exercised).
+const TEST_OVERRIDES: Partial<Record<ModuleFolder, Record<string, string>>> = {
+  knowledge: { EMBEDDING_BATCH_INPUTS: '4' },
+};
+
 /**
  * The three module workers as Miniflare auxiliary workers: their bindings come from their own
  * wrangler config (so tests see what deploys), their code from the pre-built bundle (auxiliary
@@ -28,7 +34,11 @@ export function moduleWorkers(stack: TestStack) {
       modules: true as const,
       scriptPath: bundle,
       modulesRoot: path.dirname(bundle),
-      bindings: { ...(workerOptions.bindings as Record<string, string>), ...stack.workerEnv },
+      bindings: {
+        ...(workerOptions.bindings as Record<string, string>),
+        ...stack.workerEnv,
+        ...TEST_OVERRIDES[folder],
+      },
     };
   });
 }

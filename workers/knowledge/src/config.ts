@@ -1,9 +1,55 @@
+import { z } from 'zod';
 import { databaseConfig } from '../../../shared/config/database-config';
-import { defineConfig } from '../../../shared/config/load-config';
+import { defineConfig, positiveInt } from '../../../shared/config/load-config';
+import { modelConfig } from '../../../shared/config/model-config';
 import { tokenVerificationConfig } from '../../../shared/config/token-config';
+import { EMBEDDING_COLUMN_DIMENSIONS } from './db/schema';
+
+const ingestConfig = z
+  .object({
+    MAX_UPLOAD_BYTES: positiveInt(20 * 1024 * 1024),
+    MAX_PDF_PAGES: positiveInt(500),
+    CHUNK_SIZE: positiveInt(500),
+    CHUNK_OVERLAP: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.coerce.number().int().min(0).default(100),
+    ),
+    EMBEDDING_BATCH_TOKENS: positiveInt(200_000),
+    EMBEDDING_BATCH_INPUTS: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.coerce.number().int().min(1).max(2048).default(2048),
+    ),
+    HNSW_EF_SEARCH: positiveInt(100),
+  })
+  .refine((env) => env.CHUNK_OVERLAP < env.CHUNK_SIZE, {
+    path: ['CHUNK_OVERLAP'],
+    message: 'CHUNK_OVERLAP must be smaller than CHUNK_SIZE',
+  })
+  .transform((env) => ({
+    maxUploadBytes: env.MAX_UPLOAD_BYTES,
+    maxPages: env.MAX_PDF_PAGES,
+    chunkSize: env.CHUNK_SIZE,
+    chunkOverlap: env.CHUNK_OVERLAP,
+    batchTokens: env.EMBEDDING_BATCH_TOKENS,
+    batchInputs: env.EMBEDDING_BATCH_INPUTS,
+    efSearch: env.HNSW_EF_SEARCH,
+  }));
+
+/** The model settings, refused when the embeddings would not fit the vector column. */
+const knowledgeModelConfig = modelConfig.refine(
+  (model) => model.embeddingDimensions <= EMBEDDING_COLUMN_DIMENSIONS,
+  {
+    path: ['EMBEDDING_DIMENSIONS'],
+    message: `at most ${EMBEDDING_COLUMN_DIMENSIONS} (the vector column); smaller models are zero-padded`,
+  },
+);
 
 /** The knowledge module's one config loader. */
 export const knowledgeConfig = defineConfig({
   database: databaseConfig('KNOWLEDGE_DATABASE_URL'),
   verification: tokenVerificationConfig,
+  model: knowledgeModelConfig,
+  ingest: ingestConfig,
 });
+
+export type IngestSettings = ReturnType<typeof knowledgeConfig>['ingest'];

@@ -4,6 +4,9 @@ import { checkDatabase } from '../../../shared/db/health';
 import { moduleName } from '../../../shared/module/module-app';
 import type { ServiceImpl } from '../../../shared/service';
 import { knowledgeConfig } from './config';
+import { download, list, remove } from './handlers/files';
+import { query } from './handlers/query';
+import { upload } from './handlers/upload';
 import { KNOWLEDGE_MODULE } from './module';
 
 /** The knowledge service, the same over HTTP and RPC. */
@@ -12,4 +15,9 @@ export const knowledgeImpl: ServiceImpl<typeof knowledgeService, KnowledgeEnv, P
     module: moduleName(ctx.env, KNOWLEDGE_MODULE),
     database: await checkDatabase(knowledgeConfig(ctx.env).database, ctx.waitUntil),
   }),
+  Upload: upload,
+  GetList: list,
+  GetQuery: query,
+  DeleteFile: remove,
+  GetDownload: download,
 };

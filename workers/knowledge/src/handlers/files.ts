@@ -1,0 +1,57 @@
+import { notFound } from '../../../../shared/errors/app-error';
+import { accessDenied } from '../../../../shared/service';
+import { knowledgeDb, parseFileIds, principalOf, type KnowledgeCall } from '../context';
+import type { FileRow } from '../db/schema';
+import { deleteFileRow, fileContents, findFile, listFiles } from '../store/files';
+import { deleteOriginal, getOriginal } from '../store/originals';
+
+const fileView = (row: FileRow, content?: string) => ({
+  id: row.id,
+  name: row.name,
+  size: row.size,
+  pages: row.pages,
+  chunks: row.chunks,
+  uploader: { id: row.uploaderId, username: row.uploaderName },
+  created_at: row.createdAt.toISOString(),
+  ...(content === undefined ? {} : { content }),
+});
+
+export function list(params: { file_id?: string; with_content?: boolean }, ctx: KnowledgeCall) {
+  const ids = parseFileIds(params.file_id);
+  return knowledgeDb(ctx, async (db) => {
+    const rows = await listFiles(db, ids);
+    if (!params.with_content) return rows.map((row) => fileView(row));
+    const contents = await fileContents(
+      db,
+      rows.map((row) => row.id),
+    );
+    return rows.map((row) => fileView(row, contents.get(row.id) ?? ''));
+  });
+}
+
+/** The uploader or a SUPER_ADMIN; the rows first (one statement), then the original. */
+export async function remove({ id }: { id: string }, ctx: KnowledgeCall) {
+  const user = principalOf(ctx);
+  await knowledgeDb(ctx, async (db) => {
+    const row = await findFile(db, id);
+    if (!row) throw notFound('No such file.');
+    if (row.uploaderId !== user.id && user.role !== 'SUPER_ADMIN') {
+      throw accessDenied('not the uploader');
+    }
+    await deleteFileRow(db, id);
+  });
+  await deleteOriginal(ctx.env.FILES, id);
+  ctx.log.info('file deleted', { file_id: id });
+}
+
+export async function download({ id }: { id: string }, ctx: KnowledgeCall) {
+  const row = await knowledgeDb(ctx, (db) => findFile(db, id));
+  const original = row && (await getOriginal(ctx.env.FILES, id));
+  if (!row || !original) throw notFound('No such file.');
+  return {
+    body: original.body,
+    contentType: 'application/pdf',
+    filename: row.name,
+    size: original.size,
+  };
+}

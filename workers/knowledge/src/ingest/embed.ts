@@ -1,0 +1,91 @@
+import type OpenAI from 'openai';
+import type { ModelSettings } from '../../../../shared/config/model-config';
+import { AppError } from '../../../../shared/errors/app-error';
+
+export interface BatchLimits {
+  /** At most this many inputs per request (OpenAI: 2,048). */
+  inputs: number;
+  /** At most about this many tokens per request, estimated generously. */
+  tokens: number;
+}
+
+// Chinese text runs close to one token per character; English near four characters per token.
+// Counting every code point as a token overestimates, which keeps batches under the limit.
+const estimateTokens = (text: string) => [...text].length;
+
+/** Groups texts into requests that respect the provider's input and token limits. */
+export function planBatches(texts: readonly string[], limits: BatchLimits): string[][] {
+  const batches: string[][] = [];
+  let current: string[] = [];
+  let tokens = 0;
+  for (const text of texts) {
+    const cost = estimateTokens(text);
+    if (current.length > 0 && (current.length >= limits.inputs || tokens + cost > limits.tokens)) {
+      batches.push(current);
+      current = [];
+      tokens = 0;
+    }
+    current.push(text);
+    tokens += cost;
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
+
+/**
+ * Embeds texts in as few requests as the limits allow; each distinct text once. The SDK
+ * retries 429 and 5xx with backoff; what still fails is a 502. Vectors are zero-padded to the
+ * column width: zeros add nothing to dot products or norms, so cosine similarity is unchanged.
+ */
+export async function embedTexts(
+  client: OpenAI,
+  model: ModelSettings,
+  texts: readonly string[],
+  options: { limits: BatchLimits; columnDimensions: number; signal?: AbortSignal },
+): Promise<{ vectors: number[][]; requests: number }> {
+  const distinct = [...new Set(texts)];
+  const byText = new Map<string, number[]>();
+  const batches = planBatches(distinct, options.limits);
+  for (const batch of batches) {
+    const vectors = await requestEmbeddings(client, model, batch, options.signal);
+    batch.forEach((text, i) => byText.set(text, pad(vectors[i]!, options.columnDimensions)));
+  }
+  return { vectors: texts.map((text) => byText.get(text)!), requests: batches.length };
+}
+
+async function requestEmbeddings(
+  client: OpenAI,
+  model: ModelSettings,
+  input: string[],
+  signal: AbortSignal | undefined,
+): Promise<number[][]> {
+  let response;
+  try {
+    response = await client.embeddings.create(
+      { model: model.embeddingModel, input, dimensions: model.embeddingDimensions },
+      { signal },
+    );
+  } catch (err) {
+    throw new AppError(502, 'model_unavailable', 'The embedding model endpoint failed.', {
+      cause: err,
+    });
+  }
+  const vectors = [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
+  if (vectors.length !== input.length) {
+    throw new AppError(502, 'model_unavailable', 'The embedding model answered a wrong count.');
+  }
+  return vectors;
+}
+
+function pad(vector: number[], width: number): number[] {
+  if (vector.length > width) {
+    throw new AppError(
+      503,
+      'configuration_invalid',
+      `The embedding model returns ${vector.length} dimensions; the vector column holds ${width}.`,
+    );
+  }
+  return vector.length === width
+    ? vector
+    : [...vector, ...new Array(width - vector.length).fill(0)];
+}

@@ -1,0 +1,144 @@
+import { desc, eq, inArray, sql } from 'drizzle-orm';
+import type { NeonDatabase } from 'drizzle-orm/neon-serverless';
+import * as schema from '../db/schema';
+import { chunks, filePages, files, type FileRow } from '../db/schema';
+
+export type KnowledgeDb = NeonDatabase<typeof schema>;
+
+export interface NewFile {
+  id: string;
+  name: string;
+  size: number;
+  sha256: string;
+  uploaderId: string;
+  uploaderName: string;
+  pages: string[];
+  chunks: { content: string; page: number; index: number; embedding: number[] }[];
+}
+
+// Each chunk row carries a 1,536-number vector (~15 KB of SQL text): 100 rows per statement
+// keeps statements a few MB.
+const CHUNK_ROWS_PER_INSERT = 100;
+
+/** The file row, its pages and its chunks in ONE transaction: all of it or nothing. */
+export async function insertFile(db: KnowledgeDb, file: NewFile): Promise<FileRow> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(files)
+      .values({
+        id: file.id,
+        name: file.name,
+        size: file.size,
+        sha256: file.sha256,
+        pages: file.pages.length,
+        chunks: file.chunks.length,
+        uploaderId: file.uploaderId,
+        uploaderName: file.uploaderName,
+      })
+      .returning();
+    await tx
+      .insert(filePages)
+      .values(file.pages.map((text, i) => ({ fileId: file.id, page: i + 1, text })));
+    for (let start = 0; start < file.chunks.length; start += CHUNK_ROWS_PER_INSERT) {
+      const slice = file.chunks.slice(start, start + CHUNK_ROWS_PER_INSERT);
+      await tx.insert(chunks).values(slice.map((chunk) => ({ ...chunk, fileId: file.id })));
+    }
+    return row!;
+  });
+}
+
+export async function findFileBySha(db: KnowledgeDb, sha256: string) {
+  const [row] = await db.select().from(files).where(eq(files.sha256, sha256)).limit(1);
+  return row;
+}
+
+export async function findFile(db: KnowledgeDb, id: string) {
+  const [row] = await db.select().from(files).where(eq(files.id, id)).limit(1);
+  return row;
+}
+
+export async function listFiles(db: KnowledgeDb, ids: string[] | undefined) {
+  const query = db.select().from(files).orderBy(desc(files.createdAt), desc(files.id));
+  return ids ? query.where(inArray(files.id, ids)) : query;
+}
+
+/** Each file's text, pages joined by form feeds (the page break character). */
+export async function fileContents(db: KnowledgeDb, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({
+      fileId: filePages.fileId,
+      content: sql<string>`string_agg(${filePages.text}, E'\\f' order by ${filePages.page})`,
+    })
+    .from(filePages)
+    .where(inArray(filePages.fileId, ids))
+    .groupBy(filePages.fileId);
+  return new Map(rows.map((r) => [r.fileId, r.content]));
+}
+
+/** Removes the file; its pages and chunks go with it (ON DELETE CASCADE). */
+export async function deleteFileRow(db: KnowledgeDb, id: string): Promise<boolean> {
+  const deleted = await db.delete(files).where(eq(files.id, id)).returning({ id: files.id });
+  return deleted.length > 0;
+}
+
+export type ChunkMatch = {
+  id: number;
+  similarity: number;
+  content: string;
+  file_id: string;
+  file_name: string;
+  page: number;
+};
+
+/**
+ * The `top` chunks nearest to `vector`. The inner query orders by the distance operator
+ * ascending with a LIMIT, the only shape the HNSW index serves; similarity is computed in the
+ * select list. A file filter is applied after the index scan, so iterative scans are on
+ * (pgvector 0.8) to keep finding rows until `top` pass the filter.
+ */
+export async function nearestChunks(
+  db: KnowledgeDb,
+  vector: number[],
+  options: NearestOptions,
+): Promise<ChunkMatch[]> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select set_config('hnsw.ef_search', ${String(options.efSearch)}, true)`);
+    if (options.fileIds) {
+      await tx.execute(sql`select set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
+    }
+    const { rows } = await tx.execute<
+      Omit<ChunkMatch, 'similarity'> & { similarity: string | number }
+    >(nearestChunksQuery(vector, options));
+    return rows.map((row) => ({ ...row, id: Number(row.id), similarity: Number(row.similarity) }));
+  });
+}
+
+export interface NearestOptions {
+  top: number;
+  fileIds?: string[];
+  efSearch: number;
+}
+
+/** The statement itself, exported so a test can EXPLAIN exactly what runs. */
+export function nearestChunksQuery(vector: number[], options: Omit<NearestOptions, 'efSearch'>) {
+  const literal = `[${vector.join(',')}]`;
+  const filter = options.fileIds
+    ? sql`where ${chunks.fileId} in (${sql.join(
+        options.fileIds.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`
+    : sql``;
+  return sql`
+    select c.id, 1 - c.distance as similarity, c.content, c.file_id, f.name as file_name, c.page
+    from (
+      select ${chunks.id} as id, ${chunks.fileId} as file_id, ${chunks.page} as page,
+             ${chunks.content} as content, ${chunks.embedding} <=> ${literal}::vector as distance
+      from ${chunks}
+      ${filter}
+      order by ${chunks.embedding} <=> ${literal}::vector
+      limit ${options.top}
+    ) c
+    join ${files} f on f.id = c.file_id
+    order by c.distance, c.id`;
+}

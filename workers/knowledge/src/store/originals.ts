@@ -1,0 +1,18 @@
+/**
+ * The original bytes of each file live in object storage (an R2 bucket), keyed by the file
+ * id: never by anything the client sent.
+ */
+export async function putOriginal(bucket: R2Bucket, id: string, bytes: Uint8Array, sha256: string) {
+  await bucket.put(id, bytes, {
+    httpMetadata: { contentType: 'application/pdf' },
+    sha256,
+  });
+}
+
+export async function deleteOriginal(bucket: R2Bucket, id: string) {
+  await bucket.delete(id);
+}
+
+export function getOriginal(bucket: R2Bucket, id: string) {
+  return bucket.get(id);
+}
