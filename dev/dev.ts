@@ -13,7 +13,8 @@ import { startLocalStack, StartupError, type LocalStack } from './stack/local-st
 import { WORKER_CONFIGS, wranglerEnv } from './stack/wrangler.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const dataDir = path.join(root, '.data');
+// KBCHAT_DATA_DIR: another place for the local state (benchmarks run isolated stacks).
+const dataDir = path.resolve(process.env.KBCHAT_DATA_DIR || path.join(root, '.data'));
 
 const { values } = parseArgs({
   options: { port: { type: 'string' }, host: { type: 'string' } },
