@@ -1,6 +1,32 @@
 import { z } from 'zod';
-import { defineService, method } from '../service';
+import { defineService, enumOf, method } from '../service';
 import { ModuleHealth } from './common';
+
+/** One SSE message, with the field names the original's clients read. */
+export const ChatMessage = z.object({
+  content: z.string(),
+  request_id: z.string(),
+  type: enumOf(['content', 'error']),
+});
+
+export const ChatSource = z.object({
+  file_id: z.uuid(),
+  file_name: z.string(),
+  page: z.number().int(),
+  similarity: z.number(),
+});
+
+export const ChatDone = z.object({
+  request_id: z.string(),
+  /** As the model reports it, when it does. */
+  usage: z
+    .object({
+      prompt_tokens: z.number().int(),
+      completion_tokens: z.number().int(),
+      total_tokens: z.number().int(),
+    })
+    .optional(),
+});
 
 /** The chat module: answers from the knowledge base, streamed over SSE. */
 export const chatService = defineService({
@@ -16,6 +42,23 @@ export const chatService = defineService({
         knowledge: ModuleHealth,
         model: z.object({ ok: z.literal(true), latency_ms: z.number(), dimensions: z.number() }),
       }),
+    }),
+    Chat: method({
+      doc: `Answers a prompt from the knowledge base only, streamed as Server-Sent Events.
+Each message is \`data: {"content","request_id","type"}\`: first the constructed prompt with its
+retrieved context (unless CHAT_ECHO_PROMPT is false), then the answer in chunks (type
+\`content\`). Then an \`event: sources\` message (file, page, similarity of each context item)
+and a final \`event: done\`. When nothing relevant is found, or anything fails, the stream
+ends with one message of type \`error\` instead. \`file_id\` (ids joined by commas) limits
+retrieval to those files. @handler(streamResponse)`,
+      params: {
+        body: z.object({
+          prompt: z.string().refine((text) => text.trim().length > 0, 'must not be empty'),
+          file_id: z.string().max(4000).optional(),
+        }),
+      },
+      stream: ChatMessage,
+      events: { sources: z.array(ChatSource), done: ChatDone },
     }),
   },
 });

@@ -7,6 +7,10 @@ interface __BaseEnv_ChatEnv {
 	EMBEDDING_DIMENSIONS: string;
 	CHAT_MODEL: string;
 	LOG_LEVEL: string;
+	CHAT_MIN_SIMILARITY: string;
+	CHAT_ECHO_PROMPT: string;
+	CHAT_MAX_PROMPT_CHARS: string;
+	CHAT_MODEL_TIMEOUT_MS: string;
 	AUTH_ISSUER: string;
 	AUTH_AUDIENCE: string;
 	AUTH_PUBLIC_KEYS: string;

@@ -1,10 +1,13 @@
+import { tokenOf } from '../../../shared/auth/authorize';
 import { authorizeViaAuth } from '../../../shared/auth/authorize-via-auth';
 import type { Principal } from '../../../shared/auth/roles';
 import { chatService } from '../../../shared/contracts/chat';
 import { knowledgeService } from '../../../shared/contracts/knowledge';
+import { AppError } from '../../../shared/errors/app-error';
 import { createModelClient } from '../../../shared/model/client';
 import { createModuleApp, moduleName } from '../../../shared/module/module-app';
 import { mountService, rpcClient, type ServiceImpl } from '../../../shared/service';
+import { answer, MODEL_FAILED } from './answer';
 import { chatConfig } from './config';
 import { checkEmbeddings } from './health';
 import { CHAT_MODULE } from './module';
@@ -19,11 +22,45 @@ const impl: ServiceImpl<typeof chatService, ChatEnv, Principal> = {
     ]);
     return { module: moduleName(ctx.env, CHAT_MODULE), knowledge: knowledgeHealth, model };
   },
+
+  Chat: async ({ body }, ctx) => {
+    const config = chatConfig(ctx.env);
+    if ([...body.prompt].length > config.answer.maxPromptChars) {
+      throw new AppError(
+        413,
+        'prompt_too_long',
+        `The prompt is longer than ${config.answer.maxPromptChars} characters.`,
+      );
+    }
+    const requestId = ctx.requestId ?? crypto.randomUUID();
+    // Knowledge applies the same token rules to the caller's own token.
+    const token = ctx.http
+      ? await tokenOf({ caller: { transport: 'http', context: ctx.http } })
+      : '';
+    return answer(
+      { prompt: body.prompt, fileId: body.file_id, requestId, signal: ctx.signal, log: ctx.log },
+      {
+        knowledge: rpcClient(knowledgeService, ctx.env.KNOWLEDGE, {
+          identity: { token },
+          requestId,
+        }),
+        model: createModelClient(config.model, config.answer.modelTimeoutMs),
+        chatModel: config.model.chatModel,
+        settings: config.answer,
+      },
+    );
+  },
 };
 
 const app = createModuleApp<{ Bindings: ChatEnv }>(CHAT_MODULE);
 mountService(app, chatService, impl, {
   authorize: authorizeViaAuth<ChatEnv>((env) => chatConfig(env).verification),
+  // A stream that breaks in an unforeseen way still ends with the spec's error message.
+  onStreamError: (_err, { requestId }) => ({
+    content: MODEL_FAILED,
+    request_id: requestId ?? '',
+    type: 'error',
+  }),
 });
 
 export default app;

@@ -1,0 +1,283 @@
+import { exports } from 'cloudflare:workers';
+import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { ENGLISH_POLICY_FIXTURE, makeTextPdf } from '../../dev/fixtures/pdf-builder';
+import { readSse } from '../../shared/service';
+import { KNOWLEDGE_UNAVAILABLE, MODEL_FAILED } from '../../workers/chat/src/answer';
+import { NO_RELEVANT_KNOWLEDGE, SYSTEM_MESSAGE } from '../../workers/chat/src/prompt';
+
+const stack = inject('stack');
+const BASE = 'http://kb.test';
+let token = '';
+
+type Event = { event: string; data: unknown };
+type Message = { content: string; request_id: string; type: string };
+type Recorded = {
+  path: string;
+  status: number | null;
+  aborted: boolean;
+  body: Record<string, unknown>;
+};
+
+const control = async (path: string, body?: unknown) =>
+  fetch(`${stack.modelControlUrl}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+const recorded = async (path: string) =>
+  (await (await control('/requests')).json<Recorded[]>()).filter((r) => r.path === path);
+
+function chat(body: unknown, init: RequestInit = {}) {
+  return exports.default.fetch(
+    new Request(`${BASE}/modulechat/chat`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+      ...init,
+    }),
+  );
+}
+
+async function events(res: Response): Promise<Event[]> {
+  const out: Event[] = [];
+  for await (const { event, data } of readSse(res.body!))
+    out.push({ event, data: JSON.parse(data) });
+  return out;
+}
+
+async function upload(pages: string[], name: string): Promise<string> {
+  const form = new FormData();
+  form.append('file', new File([makeTextPdf(pages)], name));
+  const res = await exports.default.fetch(
+    new Request(`${BASE}/moduleknowledge/upload`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+      body: form,
+    }),
+  );
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await res.json<{ data: { id: string } }>()).data.id;
+}
+
+let policyFile = '';
+let probeFile = '';
+const PROBE_TEXT = `Threshold probe ${crypto.randomUUID()}.`;
+// Pinned vectors live on dimensions of their own (1000, 1001): the offline model's constant
+// component is dimension 0 and its lexical features spread thinly over the rest.
+const PROBE_DIM = 1000;
+const unit = (...values: number[]) => [...new Array<number>(PROBE_DIM).fill(0), ...values];
+
+beforeAll(async () => {
+  const login = await exports.default.fetch(
+    new Request(`${BASE}/moduleauth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(stack.admin),
+    }),
+  );
+  token = (await login.json<{ data: { token: string } }>()).data.token;
+  await control('/reset', {});
+  policyFile = await upload(
+    ENGLISH_POLICY_FIXTURE.pages.map((p) => `${p}\nChat suite ${crypto.randomUUID()}`),
+    'charter.pdf',
+  );
+  // One page, one chunk, whose embedding is pinned: similarities become exact.
+  await control('/embeddings', { text: PROBE_TEXT, vector: unit(1, 0, 0, 0) });
+  probeFile = await upload([PROBE_TEXT], 'probe.pdf');
+});
+
+beforeEach(async () => {
+  await control('/reset', {});
+  await control('/embeddings', { text: PROBE_TEXT, vector: unit(1, 0, 0, 0) });
+});
+
+describe('answering from the knowledge base', () => {
+  it('streams prompt echo → answer chunks → sources → done, with the spec’s headers', async () => {
+    const res = await chat({ prompt: 'Marrowbank refund rules', file_id: policyFile });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(res.headers.get('x-accel-buffering')).toBe('no');
+    const requestId = res.headers.get('x-request-id');
+    expect(requestId).toBeTruthy();
+
+    const all = await events(res);
+    const kinds = all.map((e) => e.event);
+    expect(kinds.at(-2)).toBe('sources');
+    expect(kinds.at(-1)).toBe('done');
+    const messages = all.filter((e) => e.event === 'message').map((e) => e.data as Message);
+    expect(messages.length).toBeGreaterThan(2);
+    expect(messages.every((m) => m.type === 'content' && m.request_id === requestId)).toBe(true);
+    expect(messages[0]!.content).toContain('<context>');
+    expect(messages[0]!.content).toContain('Marrowbank');
+    const answer = messages
+      .slice(1)
+      .map((m) => m.content)
+      .join('');
+    expect(answer).toMatch(/^1\. /);
+    const sources = all.at(-2)!.data as { file_id: string; page: number; similarity: number }[];
+    expect(sources[0]).toMatchObject({ file_id: policyFile, page: 1 });
+    expect(all.at(-1)!.data).toMatchObject({ request_id: requestId });
+  });
+
+  it('sends the model exactly the spec’s request', async () => {
+    await events(await chat({ prompt: 'Marrowbank refund rules', file_id: policyFile }));
+    const [request] = await recorded('/v1/chat/completions');
+    const body = request!.body as {
+      messages: { role: string; content: string }[];
+      max_tokens: number;
+      temperature: number;
+      stream: boolean;
+    };
+    expect(body.max_tokens).toBe(4096);
+    expect(body.temperature).toBe(0.2);
+    expect(body.stream).toBe(true);
+    expect(body.messages.map((m) => m.role)).toEqual(['system', 'user']);
+    expect(body.messages[0]!.content).toBe(SYSTEM_MESSAGE);
+    expect(body.messages[0]!.content).toMatch(/senior public policy researcher/);
+    const user = body.messages[1]!.content;
+    expect(user).toMatch(/only the context/);
+    expect(user).toMatch(/numbered points/);
+    expect(user).toMatch(/I don't know/);
+    expect(user.indexOf('<context>')).toBeLessThan(user.indexOf('[1] (file: charter.pdf, page 1)'));
+    expect(user.trimEnd().endsWith('Question: Marrowbank refund rules')).toBe(true);
+  });
+
+  it('limits retrieval to file_id', async () => {
+    const all = await events(await chat({ prompt: 'Marrowbank refund rules', file_id: probeFile }));
+    // The probe file holds nothing about refunds: its only chunk is unrelated, so the answer
+    // is the refusal, although the charter (another file) would have matched.
+    expect(all).toHaveLength(1);
+    expect((all[0]!.data as Message).type).toBe('error');
+  });
+});
+
+describe('the similarity threshold (0.5, inclusive)', () => {
+  it.each([
+    [0.49, false],
+    [0.5, true],
+    [0.51, true],
+  ])('a best similarity of %s answers: %s', async (similarity, answers) => {
+    const prompt = `threshold question ${similarity}`;
+    const rest = Math.sqrt(1 - similarity * similarity);
+    await control('/embeddings', {
+      text: prompt,
+      vector: similarity === 0.5 ? unit(0.5, 0.5, 0.5, 0.5) : unit(similarity, rest),
+    });
+    const all = await events(await chat({ prompt, file_id: probeFile }));
+    const completions = await recorded('/v1/chat/completions');
+    if (answers) {
+      expect(all.at(-1)!.event).toBe('done');
+      expect(completions).toHaveLength(1);
+    } else {
+      expect(all).toEqual([
+        {
+          event: 'message',
+          data: { content: NO_RELEVANT_KNOWLEDGE, request_id: expect.any(String), type: 'error' },
+        },
+      ]);
+      expect(completions).toHaveLength(0);
+    }
+  });
+});
+
+describe('failures end the stream with one error message', () => {
+  it('the model endpoint down', async () => {
+    await control('/fail', { path: '/v1/chat/completions', times: 5, status: 503 });
+    const all = await events(
+      await chat({ prompt: 'Marrowbank refund rules', file_id: policyFile }),
+    );
+    expect(all.at(-1)).toMatchObject({
+      event: 'message',
+      data: { type: 'error', content: MODEL_FAILED },
+    });
+    expect(all.some((e) => e.event === 'done')).toBe(false);
+  });
+
+  it('the model failing mid-stream', async () => {
+    await control('/fail', { path: '/v1/chat/completions', mode: 'midstream', afterChunks: 3 });
+    const all = await events(
+      await chat({ prompt: 'Marrowbank refund rules', file_id: policyFile }),
+    );
+    const messages = all.map((e) => e.data as Message);
+    expect(messages.filter((m) => m.type === 'content').length).toBeGreaterThanOrEqual(2);
+    expect(all.at(-1)).toMatchObject({ data: { type: 'error', content: MODEL_FAILED } });
+  });
+
+  it('knowledge failing (its embedding call fails)', async () => {
+    await control('/fail', { path: '/v1/embeddings', times: 10, status: 500 });
+    const all = await events(await chat({ prompt: 'Marrowbank refund rules' }));
+    expect(all).toEqual([
+      {
+        event: 'message',
+        data: { content: KNOWLEDGE_UNAVAILABLE, request_id: expect.any(String), type: 'error' },
+      },
+    ]);
+    expect(await recorded('/v1/chat/completions')).toHaveLength(0);
+  });
+});
+
+describe('streaming', () => {
+  it('delivers the first messages before the model has finished', async () => {
+    const res = await chat({ prompt: 'Marrowbank refund rules', file_id: policyFile });
+    const started = Date.now();
+    const arrivals: { event: string; at: number }[] = [];
+    for await (const { event } of readSse(res.body!))
+      arrivals.push({ event, at: Date.now() - started });
+    const firstAnswerChunk = arrivals[1]!.at;
+    const done = arrivals.at(-1)!.at;
+    // The offline model pauses between its chunks: a buffered path would deliver everything
+    // at once, at the end.
+    expect(arrivals.length).toBeGreaterThan(5);
+    expect(done - firstAnswerChunk).toBeGreaterThan(50);
+  });
+
+  it('a client that goes away aborts the model request', async () => {
+    await control('/delay', { path: '/v1/chat/completions', ms: 0 });
+    const abort = new AbortController();
+    const res = await chat(
+      { prompt: 'Marrowbank refund rules', file_id: policyFile },
+      { signal: abort.signal },
+    );
+    const reader = readSse(res.body!);
+    await reader.next(); // the prompt echo
+    await reader.next(); // the first answer chunk: the model is streaming now
+    abort.abort();
+    await reader.return(undefined);
+    let completion: Recorded | undefined;
+    const deadline = Date.now() + 5_000;
+    while (Date.now() < deadline) {
+      [completion] = await recorded('/v1/chat/completions');
+      if (completion?.aborted) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(completion?.aborted).toBe(true);
+  });
+});
+
+describe('request checks', () => {
+  it('missing or invalid token: 401 Unauthorised', async () => {
+    for (const authorization of [undefined, 'Bearer nonsense']) {
+      const res = await exports.default.fetch(
+        new Request(`${BASE}/modulechat/chat`, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json',
+            ...(authorization ? { Authorization: authorization } : {}),
+          },
+          body: JSON.stringify({ prompt: 'x' }),
+        }),
+      );
+      expect(res.status).toBe(401);
+      expect(await res.text()).toBe('Unauthorised');
+    }
+  });
+
+  it('an empty or missing prompt: 400; a too long one: 413', async () => {
+    expect((await chat({ prompt: '   ' })).status).toBe(400);
+    expect((await chat({})).status).toBe(400);
+    const long = await chat({ prompt: 'x'.repeat(4001) });
+    expect(long.status).toBe(413);
+    expect((await long.json<{ code: string }>()).code).toBe('prompt_too_long');
+  });
+});

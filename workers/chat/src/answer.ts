@@ -1,0 +1,128 @@
+import type OpenAI from 'openai';
+import type { z } from 'zod';
+import type { ChatMessage } from '../../../shared/contracts/chat';
+import type { knowledgeService } from '../../../shared/contracts/knowledge';
+import type { Logger } from '../../../shared/log/logger';
+import { sseEvent, type RpcClientOf } from '../../../shared/service';
+import type { AnswerSettings } from './config';
+import { buildPrompt, NO_RELEVANT_KNOWLEDGE, SYSTEM_MESSAGE } from './prompt';
+
+/** The spec's fixed figures: results asked of knowledge, tokens and temperature. */
+export const TOP_RESULTS = 10;
+export const MAX_TOKENS = 4096;
+export const TEMPERATURE = 0.2;
+
+// Short and non-leaking: the cause goes to the log with the request id.
+export const KNOWLEDGE_UNAVAILABLE = 'Sorry, the knowledge base is unavailable right now.';
+export const MODEL_FAILED = 'Sorry, the answer could not be completed. Please try again.';
+
+export interface AnswerRequest {
+  prompt: string;
+  fileId: string | undefined;
+  requestId: string;
+  signal: AbortSignal;
+  log: Logger;
+}
+
+export interface AnswerDeps {
+  knowledge: RpcClientOf<typeof knowledgeService>;
+  model: OpenAI;
+  chatModel: string;
+  settings: AnswerSettings;
+}
+
+type Message = z.output<typeof ChatMessage>;
+
+/**
+ * The spec's chat behaviour, in order: retrieve (Top 10), keep similarity ≥ threshold, refuse
+ * when nothing is left, build the prompt, echo it, stream the model's answer chunk by chunk,
+ * then the sources and `done`. Every path ends with `done` or one `error` message.
+ */
+export async function* answer(request: AnswerRequest, deps: AnswerDeps) {
+  const { log, requestId } = request;
+  const message = (type: 'content' | 'error', content: string): Message => ({
+    content,
+    request_id: requestId,
+    type,
+  });
+
+  let results;
+  try {
+    results = await deps.knowledge.GetQuery({
+      text: request.prompt,
+      top: TOP_RESULTS,
+      file_id: request.fileId,
+    });
+  } catch (err) {
+    log.error('knowledge query failed', { error: String(err) });
+    yield message('error', KNOWLEDGE_UNAVAILABLE);
+    return;
+  }
+
+  const kept = results.filter((r) => r.similarity >= deps.settings.minSimilarity);
+  if (kept.length === 0) {
+    log.warn('no relevant knowledge: refused without asking the model', {
+      retrieved: results.length,
+      best_similarity: results[0]?.similarity ?? null,
+      threshold: deps.settings.minSimilarity,
+    });
+    yield message('error', NO_RELEVANT_KNOWLEDGE);
+    return;
+  }
+
+  const prompt = buildPrompt(request.prompt, kept);
+  if (deps.settings.echoPrompt) yield message('content', prompt);
+
+  let usage: OpenAI.CompletionUsage | undefined;
+  try {
+    const stream = await deps.model.chat.completions.create(
+      {
+        model: deps.chatModel,
+        messages: [
+          { role: 'system', content: SYSTEM_MESSAGE },
+          { role: 'user', content: prompt },
+        ],
+        max_tokens: MAX_TOKENS,
+        temperature: TEMPERATURE,
+        stream: true,
+        stream_options: { include_usage: true },
+      },
+      { signal: request.signal, timeout: deps.settings.modelTimeoutMs, maxRetries: 0 },
+    );
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta?.content;
+      if (delta) yield message('content', delta);
+      if (chunk.usage) usage = chunk.usage;
+    }
+  } catch (err) {
+    if (request.signal.aborted) {
+      log.info('client went away: model request aborted');
+      return;
+    }
+    log.error('model request failed', { error: String(err) });
+    yield message('error', MODEL_FAILED);
+    return;
+  }
+
+  yield sseEvent(
+    'sources',
+    kept.map(({ file_id, file_name, page, similarity }) => ({
+      file_id,
+      file_name,
+      page,
+      similarity,
+    })),
+  );
+  yield sseEvent('done', {
+    request_id: requestId,
+    ...(usage
+      ? {
+          usage: {
+            prompt_tokens: usage.prompt_tokens,
+            completion_tokens: usage.completion_tokens,
+            total_tokens: usage.total_tokens,
+          },
+        }
+      : {}),
+  });
+}
