@@ -2,12 +2,13 @@ import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 import { moduleWorkers, type TestStack } from './dev/test/workers.ts';
 
-// Three projects, one `npm test`:
+// Projects, one `npm test`:
 // - tooling:     the local dev tooling (database front, relay, offline model) in Node;
 // - unit:        shared/ and per-worker code inside workerd, no services;
 // - integration: all four workers inside workerd (the gateway under test, the three modules as
 //                auxiliary workers) against the real local database and model endpoint that
-//                dev/test/global-setup.ts starts.
+//                dev/test/global-setup.ts starts;
+// - faults:      the same, with a stack of its own that the tests break on purpose.
 export default defineConfig({
   test: {
     projects: [
@@ -30,34 +31,54 @@ export default defineConfig({
           include: ['shared/**/*.test.ts', 'workers/**/*.test.ts'],
         },
       },
+      workersProject('integration', 'test/integration/**/*.test.ts'),
+      // Takes the database away and back: its own stack, so no other test sees the outage.
+      workersProject('faults', 'test/faults/**/*.test.ts'),
       {
-        plugins: [
-          cloudflareTest(async ({ inject }) => {
-            const stack = inject<TestStack>('stack');
-            return {
-              main: './workers/gateway/src/index.ts',
-              wrangler: { configPath: './wrangler.toml' },
-              miniflare: {
-                // The test isolate reaches the modules' RPC entrypoints and sees knowledge's
-                // bucket (same bucket name, same storage), to check what was left behind.
-                serviceBindings: {
-                  KNOWLEDGE_RPC: { name: 'kbchat-knowledge', entrypoint: 'KnowledgeRpc' },
-                  AUTH_RPC: { name: 'kbchat-auth', entrypoint: 'AuthRpc' },
-                },
-                r2Buckets: { FILES: 'kbchat-files' },
-                workers: moduleWorkers(stack),
-              },
-            };
-          }),
-        ],
+        // The web app in headless Chromium against `npm run dev`'s stack, which the global
+        // set-up builds, starts on a free port with a fresh data folder, and stops.
         test: {
-          name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
-          globalSetup: ['./dev/test/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          name: 'e2e',
+          environment: 'node',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['./test/e2e/global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 240_000,
         },
       },
     ],
   },
 });
+
+/** All four workers in workerd against a stack of the project's own. */
+function workersProject(name: string, include: string) {
+  return {
+    plugins: [
+      cloudflareTest(async ({ inject }) => {
+        const stack = inject<TestStack>('stack');
+        return {
+          main: './workers/gateway/src/index.ts',
+          wrangler: { configPath: './wrangler.toml' },
+          miniflare: {
+            // The test isolate reaches the modules' RPC entrypoints and sees knowledge's
+            // bucket (same bucket name, same storage), to check what was left behind.
+            serviceBindings: {
+              KNOWLEDGE_RPC: { name: 'kbchat-knowledge', entrypoint: 'KnowledgeRpc' },
+              AUTH_RPC: { name: 'kbchat-auth', entrypoint: 'AuthRpc' },
+            },
+            r2Buckets: { FILES: 'kbchat-files' },
+            workers: moduleWorkers(stack),
+          },
+        };
+      }),
+    ],
+    test: {
+      name,
+      include: [include],
+      globalSetup: ['./dev/test/global-setup.ts'],
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  };
+}

@@ -8,6 +8,8 @@ export interface TestStack {
   modelBaseUrl: string;
   /** Base URL of that endpoint's test controls (record requests, fail on demand). */
   modelControlUrl: string;
+  /** The stack's own controls: POST /database/suspend and /database/resume. */
+  stackControlUrl: string;
   /** The settings every module worker receives (DSNs, relay, model endpoint, token keys). */
   workerEnv: Record<string, string>;
   /** The first super admin the stack seeded. */

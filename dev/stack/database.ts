@@ -11,6 +11,9 @@ export interface RunningDatabase {
   wsProxy: string;
   /** For the start-up banner, without credentials. */
   description: string;
+  /** Takes the database away from the workers (its relay stops) and brings it back. */
+  suspend(): Promise<void>;
+  resume(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -43,6 +46,8 @@ async function startEmbedded(dataDir: string | undefined): Promise<RunningDataba
     databaseUrl: `postgres://postgres@${front.host}:${front.port}/postgres`,
     wsProxy: relay.address,
     description: `PGlite + pgvector (${dataDir ?? 'in memory'}) on ${front.host}:${front.port}, relay ws://${relay.address}`,
+    suspend: () => relay.suspend(),
+    resume: () => relay.resume(),
     async close() {
       await relay.close();
       await front.close();
@@ -60,13 +65,23 @@ async function useExternal(databaseUrl: string): Promise<RunningDatabase> {
   const url = new URL(databaseUrl);
   const safe = `${url.protocol}//${url.hostname}${url.port ? `:${url.port}` : ''}${url.pathname}`;
   if (isNeonHost(url.hostname)) {
-    return { databaseUrl, wsProxy: '', description: `Neon ${safe}`, close: async () => {} };
+    const refuse = () => Promise.reject(new Error('Neon cannot be suspended from here'));
+    return {
+      databaseUrl,
+      wsProxy: '',
+      description: `Neon ${safe}`,
+      suspend: refuse,
+      resume: refuse,
+      close: async () => {},
+    };
   }
   const relay = await startWsRelay({ allowed: [`${url.hostname}:${url.port || '5432'}`] });
   return {
     databaseUrl,
     wsProxy: relay.address,
     description: `Postgres ${safe} through relay ws://${relay.address}`,
+    suspend: () => relay.suspend(),
+    resume: () => relay.resume(),
     close: () => relay.close(),
   };
 }

@@ -1,6 +1,9 @@
 // Runs the local stack (database, relay, model endpoint) as its own process and prints one
 // line `KBCHAT_STACK <json>` describing it. Used by the test set-up, which needs the stack in
-// plain Node (not through Vite) and as a process it can stop.
+// plain Node (not through Vite) and as a process it can stop. Fault tests take the database
+// away and back through a small control endpoint on loopback.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startLocalStack } from './local-stack.ts';
 
 const stack = await startLocalStack({
@@ -10,12 +13,31 @@ const stack = await startLocalStack({
   },
   dataDir: process.env.KBCHAT_DATA_DIR || undefined,
 });
+
+const control = http.createServer((req, res) => {
+  const actions: Record<string, () => Promise<void>> = {
+    'POST /database/suspend': () => stack.database.suspend(),
+    'POST /database/resume': () => stack.database.resume(),
+  };
+  const action = actions[`${req.method} ${req.url}`];
+  if (!action) {
+    res.writeHead(404).end();
+    return;
+  }
+  action().then(
+    () => res.writeHead(204).end(),
+    (err: Error) => res.writeHead(500, { 'content-type': 'text/plain' }).end(err.message),
+  );
+});
+await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
+
 process.stdout.write(
   `KBCHAT_STACK ${JSON.stringify({
     databaseUrl: stack.database.databaseUrl,
     databaseWsProxy: stack.database.wsProxy,
     modelBaseUrl: stack.model.baseUrl,
     modelControlUrl: stack.model.controlUrl,
+    stackControlUrl: `http://127.0.0.1:${(control.address() as AddressInfo).port}`,
     admin: stack.admin,
     workerEnv: stack.workerEnv,
   })}\n`,
@@ -23,7 +45,9 @@ process.stdout.write(
 
 let closing: Promise<void> | undefined;
 const shutdown = () => {
-  closing ??= stack.close().then(() => process.exit(0));
+  closing ??= new Promise<void>((resolve) => control.close(() => resolve()))
+    .then(() => stack.close())
+    .then(() => process.exit(0));
 };
 process.on('SIGTERM', shutdown);
 process.on('SIGINT', shutdown);

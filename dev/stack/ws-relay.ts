@@ -11,6 +11,10 @@ export interface WsRelay {
   /** `host:port`, the value of DATABASE_WS_PROXY. */
   address: string;
   port: number;
+  /** Drops every connection and stops listening: the database "goes away" (fault tests). */
+  suspend(): Promise<void>;
+  /** Listens again on the same port. */
+  resume(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -22,12 +26,43 @@ export async function startWsRelay(options: {
   const host = options.host ?? '127.0.0.1';
   const allowed = new Set(options.allowed);
   const tcpSockets = new Set<net.Socket>();
-  const server = new WebSocketServer({ host, port: options.port ?? 0 });
+  let server = await listen(host, options.port ?? 0, allowed, tcpSockets);
+  const port = (server.address() as net.AddressInfo).port;
+
+  const stop = async () => {
+    for (const client of server.clients) client.terminate();
+    for (const socket of tcpSockets) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  let suspended = false;
+  return {
+    address: `${host}:${port}`,
+    port,
+    async suspend() {
+      if (suspended) return;
+      suspended = true;
+      await stop();
+    },
+    async resume() {
+      if (!suspended) return;
+      server = await listen(host, port, allowed, tcpSockets);
+      suspended = false;
+    },
+    close: () => (suspended ? Promise.resolve() : stop()),
+  };
+}
+
+async function listen(
+  host: string,
+  port: number,
+  allowed: Set<string>,
+  tcpSockets: Set<net.Socket>,
+): Promise<WebSocketServer> {
+  const server = new WebSocketServer({ host, port });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
   });
-
   server.on('connection', (ws, request) => {
     const target = new URL(request.url ?? '/', 'http://relay').searchParams.get('address') ?? '';
     if (!allowed.has(target)) {
@@ -39,17 +74,7 @@ export async function startWsRelay(options: {
     tcp.once('close', () => tcpSockets.delete(tcp));
     pipe(ws, tcp);
   });
-
-  const port = (server.address() as net.AddressInfo).port;
-  return {
-    address: `${host}:${port}`,
-    port,
-    async close() {
-      for (const client of server.clients) client.terminate();
-      for (const socket of tcpSockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return server;
 }
 
 function connectTo(address: string): net.Socket {

@@ -14,8 +14,8 @@ const root = path.resolve(import.meta.dirname, '../..');
  * so tests can record and fail requests), in a child process; and the module workers' bundles.
  */
 export default async function setup(project: TestProject) {
-  // Per run, so that two test runs at once never overwrite each other's bundles.
-  const distDir = path.join(root, 'dist', `test-${process.pid}`);
+  // Per project and run, so that two builds at once never overwrite each other's bundles.
+  const distDir = path.join(root, 'dist', `test-${crypto.randomUUID().slice(0, 8)}`);
   const [stack] = await Promise.all([startStackProcess(), buildModules(distDir)]);
   project.provide('stack', { ...stack.description, distDir });
   return async () => {

@@ -1,4 +1,4 @@
-import { neonConfig, Pool } from '@neondatabase/serverless';
+import { Client, neonConfig, Pool, type ClientConfig } from '@neondatabase/serverless';
 import { drizzle, type NeonDatabase } from 'drizzle-orm/neon-serverless';
 
 export interface DatabaseSettings {
@@ -32,6 +32,7 @@ export function openDatabase<S extends Record<string, unknown>>(
   const pool = new Pool({
     connectionString: settings.url,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    Client: ListenedClient,
   });
   // An idle client that loses its socket emits 'error' on the pool; without a listener that
   // would be an uncaught exception. The query that needed it fails on its own.
@@ -54,5 +55,18 @@ function configureDriver(wsProxy: string | undefined): void {
   } else {
     neonConfig.useSecureWebSocket = true;
     neonConfig.pipelineConnect = 'password';
+  }
+}
+
+/**
+ * A client with an 'error' listener from birth. A connection that dies while the client
+ * connects or is checked out (a transaction) emits 'error' on the client itself; unheard, that
+ * is an uncaught exception which kills the whole request in workerd. The operation in flight
+ * still rejects with the reason, so the request answers 503.
+ */
+class ListenedClient extends Client {
+  constructor(config?: string | ClientConfig) {
+    super(config);
+    this.on('error', () => {});
   }
 }

@@ -1,6 +1,7 @@
 import { WorkerEntrypoint } from 'cloudflare:workers';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { AppError, type FieldIssue } from '../errors/app-error';
+import { describeError, toAppError } from '../errors/classify';
 import { createLogger } from '../log/logger';
 import { methodNameOf } from './annotation-store';
 import { AuthError } from './auth-failure';
@@ -178,20 +179,23 @@ function failureOf(
   requestId: string,
 ): RpcFailure {
   const log = createLogger({ module: serviceName, request_id: requestId, rpc: method });
-  if (err instanceof AppError) {
-    const reason = err instanceof AuthError ? err.reason : undefined;
-    log.info('rpc refused', { status: err.status, code: err.code, ...(reason ? { reason } : {}) });
-    return {
-      status: err.status,
-      code: err.code,
-      message: err.message,
-      ...(err.errors ? { errors: err.errors } : {}),
-    };
+  const known = toAppError(err);
+  if (known.status >= 500) {
+    log.error('rpc failed', { status: known.status, code: known.code, error: describeError(err) });
+  } else {
+    const reason = known instanceof AuthError ? known.reason : undefined;
+    log.info('rpc refused', {
+      status: known.status,
+      code: known.code,
+      ...(reason ? { reason } : {}),
+    });
   }
-  log.error('rpc failed', {
-    error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
-  });
-  return { status: 500, code: 'internal_error', message: 'Internal server error.' };
+  return {
+    status: known.status,
+    code: known.code,
+    message: known.message,
+    ...(known.errors ? { errors: known.errors } : {}),
+  };
 }
 
 /** The AppError a failed RPC result stands for. */

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { NeonDatabase } from 'drizzle-orm/neon-serverless';
+import { transaction } from '../../../shared/db/transaction';
 import { AppError, notFound } from '../../../shared/errors/app-error';
 import type * as schema from './db/schema';
 import { users, type User } from './db/schema';
@@ -60,7 +61,7 @@ export async function changeUserGuardingLastAdmin(
   id: string,
   change: { isSuperAdmin?: boolean; disabled?: boolean } | 'delete',
 ): Promise<User | undefined> {
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('kbchat.super_admins'))`);
     const [target] = await tx.select().from(users).where(eq(users.id, id)).for('update');
     if (!target) throw notFound('No such user.');

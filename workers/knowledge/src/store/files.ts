@@ -1,5 +1,6 @@
 import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { NeonDatabase } from 'drizzle-orm/neon-serverless';
+import { transaction } from '../../../../shared/db/transaction';
 import * as schema from '../db/schema';
 import { chunks, filePages, files, type FileRow } from '../db/schema';
 
@@ -22,7 +23,7 @@ const CHUNK_ROWS_PER_INSERT = 100;
 
 /** The file row, its pages and its chunks in ONE transaction: all of it or nothing. */
 export async function insertFile(db: KnowledgeDb, file: NewFile): Promise<FileRow> {
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const [row] = await tx
       .insert(files)
       .values({
@@ -102,7 +103,7 @@ export async function nearestChunks(
   vector: number[],
   options: NearestOptions,
 ): Promise<ChunkMatch[]> {
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     await tx.execute(sql`select set_config('hnsw.ef_search', ${String(options.efSearch)}, true)`);
     if (options.fileIds) {
       await tx.execute(sql`select set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
