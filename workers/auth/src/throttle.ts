@@ -20,36 +20,43 @@ export function throttleKeys(username: string, clientAddress: string | undefined
   return keys;
 }
 
-/** Refuses with 429 and Retry-After while any key has used up its failures in the window. */
-export async function assertNotThrottled(db: Db, keys: string[], limits: ThrottleLimits) {
-  const { rows } = await db.execute<{ retry_after: number }>(sql`
-    select ceil(extract(epoch from (window_start + make_interval(secs => ${limits.windowSeconds}) - now())))::int as retry_after
-    from ${loginFailures}
-    where ${inArray(loginFailures.key, keys)}
-      and failures >= ${limits.maxFailures}
-      and window_start > now() - make_interval(secs => ${limits.windowSeconds})
-    order by retry_after desc
-    limit 1`);
-  const retryAfter = rows[0]?.retry_after;
-  if (retryAfter !== undefined) {
+/**
+ * Counts this attempt for every key FIRST, in one statement, and refuses with 429 and
+ * Retry-After when any key is over the limit. Counting before the password is checked means
+ * parallel guesses cannot all pass a check that none of them has been counted in yet.
+ * A successful login gives its attempt back (see `clearFailures` / `refundAttempt`).
+ */
+export async function takeAttempt(db: Db, keys: string[], limits: ThrottleLimits) {
+  const window = sql`make_interval(secs => ${limits.windowSeconds})`;
+  const { rows } = await db.execute<{ failures: number; retry_after: number }>(sql`
+    insert into ${loginFailures} (key, window_start, failures)
+    select k, now(), 1
+    from unnest(array[${sql.join(
+      keys.map((key) => sql`${key}`),
+      sql`, `,
+    )}]::text[]) as k
+    on conflict (key) do update set
+      failures = case when ${loginFailures.windowStart} <= now() - ${window} then 1
+                      else ${loginFailures.failures} + 1 end,
+      window_start = case when ${loginFailures.windowStart} <= now() - ${window} then now()
+                          else ${loginFailures.windowStart} end
+    returning failures,
+      ceil(extract(epoch from (window_start + ${window} - now())))::int as retry_after`);
+  const over = rows.filter((row) => row.failures > limits.maxFailures);
+  if (over.length > 0) {
+    const retryAfter = Math.max(1, ...over.map((row) => row.retry_after));
     throw new AppError(429, 'too_many_attempts', 'Too many failed logins. Try again later.', {
-      headers: { 'Retry-After': String(Math.max(1, retryAfter)) },
+      headers: { 'Retry-After': String(retryAfter) },
     });
   }
 }
 
-/** Counts one failure for each key, starting a new window when the old one has passed. */
-export async function recordFailure(db: Db, keys: string[], limits: ThrottleLimits) {
-  const window = sql`make_interval(secs => ${limits.windowSeconds})`;
-  for (const key of keys) {
-    await db.execute(sql`
-      insert into ${loginFailures} (key, window_start, failures) values (${key}, now(), 1)
-      on conflict (key) do update set
-        failures = case when ${loginFailures.windowStart} <= now() - ${window} then 1
-                        else ${loginFailures.failures} + 1 end,
-        window_start = case when ${loginFailures.windowStart} <= now() - ${window} then now()
-                            else ${loginFailures.windowStart} end`);
-  }
+/** Gives back the attempt a successful login took on keys that are not cleared. */
+export async function refundAttempt(db: Db, keys: string[]) {
+  if (keys.length === 0) return;
+  await db.execute(sql`
+    update ${loginFailures} set failures = greatest(${loginFailures.failures} - 1, 0)
+    where ${inArray(loginFailures.key, keys)}`);
 }
 
 export async function clearFailures(db: Db, key: string) {

@@ -3,7 +3,7 @@ import { authConfig } from '../config';
 import { authDb, type AuthCall } from '../context';
 import { dummyPasswordHash, signingKey } from '../keys';
 import { hashPassword, needsRehash, verifyPassword } from '../password';
-import { assertNotThrottled, clearFailures, recordFailure, throttleKeys } from '../throttle';
+import { clearFailures, refundAttempt, takeAttempt, throttleKeys } from '../throttle';
 import { issueToken } from '../tokens';
 import { findUserByName, setPasswordHash } from '../users';
 
@@ -19,17 +19,15 @@ export async function login(
   // On Cloudflare the edge sets CF-Connecting-IP; without it only the username is throttled.
   const keys = throttleKeys(body.username, ctx.http?.req.header('CF-Connecting-IP'));
   return authDb(ctx, async (db) => {
-    await assertNotThrottled(db, keys, config.throttle);
+    await takeAttempt(db, keys, config.throttle);
     const user = await findUserByName(db, body.username);
     const matches = await verifyPassword(
       body.password,
       user?.passwordHash ?? (await dummyPasswordHash()),
     );
-    if (!user || !matches || user.disabled) {
-      await recordFailure(db, keys, config.throttle);
-      throw unauthorised('login failed');
-    }
+    if (!user || !matches || user.disabled) throw unauthorised('login failed');
     await clearFailures(db, keys[0]!);
+    await refundAttempt(db, keys.slice(1));
     if (needsRehash(user.passwordHash)) {
       await setPasswordHash(db, user.id, await hashPassword(body.password));
     }

@@ -1,0 +1,57 @@
+// Direct database access for tests: to look at what the workers stored, and to put back a row
+// a test changed. Opens the database the way a worker does (see database-sessions.test.ts).
+import { sql, type SQL } from 'drizzle-orm';
+import { inject } from 'vitest';
+import { openDatabase } from '../../shared/db/database';
+
+type Db = ReturnType<typeof openDatabase>['db'];
+
+export async function withDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
+  const stack = inject('stack');
+  const { db, close } = openDatabase(
+    { url: stack.databaseUrl, wsProxy: stack.databaseWsProxy },
+    {},
+  );
+  try {
+    return await work(db);
+  } finally {
+    await close();
+  }
+}
+
+export async function queryRows<T extends Record<string, unknown>>(query: SQL): Promise<T[]> {
+  return withDb(async (db) => (await db.execute<T>(query)).rows as T[]);
+}
+
+export interface UserRow extends Record<string, unknown> {
+  id: string;
+  username: string;
+  password_hash: string;
+  is_super_admin: boolean;
+  disabled: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export async function userRow(id: string): Promise<UserRow | undefined> {
+  const [row] = await queryRows<UserRow>(
+    sql`select id, username, password_hash, is_super_admin, disabled,
+               created_at::text as created_at, updated_at::text as updated_at
+        from users where id = ${id}`,
+  );
+  return row;
+}
+
+/** Puts a user row back exactly as it was (re-inserting it when it was deleted). */
+export async function restoreUserRow(row: UserRow): Promise<void> {
+  await withDb((db) =>
+    db.execute(sql`
+      insert into users (id, username, password_hash, is_super_admin, disabled, created_at, updated_at)
+      values (${row.id}, ${row.username}, ${row.password_hash}, ${row.is_super_admin},
+              ${row.disabled}, ${row.created_at}::timestamptz, ${row.updated_at}::timestamptz)
+      on conflict (id) do update set
+        username = excluded.username, password_hash = excluded.password_hash,
+        is_super_admin = excluded.is_super_admin, disabled = excluded.disabled,
+        created_at = excluded.created_at, updated_at = excluded.updated_at`),
+  );
+}
