@@ -28,6 +28,10 @@ export async function startModel(env: NodeJS.ProcessEnv): Promise<RunningModel> 
   }
   const server = await startOfflineModel({
     dimensions: Number(env.EMBEDDING_DIMENSIONS) || undefined,
+    // Benchmarks set 0 to measure the service's own overhead (a zero-latency model).
+    chunkDelayMs: env.OFFLINE_MODEL_CHUNK_DELAY_MS
+      ? Number(env.OFFLINE_MODEL_CHUNK_DELAY_MS)
+      : undefined,
   });
   return {
     baseUrl: server.baseUrl,

@@ -6,6 +6,11 @@ import { authConfig } from './config';
 import * as schema from './db/schema';
 import { findUserById } from './users';
 
+/** The user as the check loaded it, complete enough for GetMe to answer without a lookup. */
+export interface AuthPrincipal extends Principal {
+  createdAt: string;
+}
+
 /**
  * Auth checks tokens like every worker does, and looks the user up in its own database: a
  * deleted or disabled user's still-valid token is refused, and the role is the current one.
@@ -16,10 +21,11 @@ export const authorize = createAuthorize<AuthEnv>({
     withDatabase(authConfig(access.env).database, schema, waitUntilOf(access), async (db) => {
       const user = await findUserById(db, principal.id);
       if (!user || user.disabled) return undefined;
-      const current: Principal = {
+      const current: AuthPrincipal = {
         id: user.id,
         username: user.username,
         role: roleOf(user.isSuperAdmin),
+        createdAt: user.createdAt.toISOString(),
       };
       return current;
     }),

@@ -1,0 +1,113 @@
+// A small HTTP client of the service's public API for benchmarks and load runs (loopback only).
+
+export interface Timed<T> {
+  ms: number;
+  value: T;
+}
+
+export function assertLoopback(url: string): void {
+  const { hostname } = new URL(url);
+  if (!['127.0.0.1', 'localhost', '[::1]', '::1'].includes(hostname)) {
+    throw new Error(`refusing to send load to ${hostname}: loopback only`);
+  }
+}
+
+export async function login(base: string, username: string, password: string): Promise<string> {
+  const res = await fetch(`${base}/moduleauth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (res.status !== 200) throw new Error(`login: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { data: { token: string } }).data.token;
+}
+
+export async function upload(base: string, token: string, bytes: Uint8Array, name: string) {
+  const form = new FormData();
+  form.append('file', new File([bytes], name, { type: 'application/pdf' }));
+  const res = await fetch(`${base}/moduleknowledge/upload`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+    body: form,
+  });
+  const body = await res.text();
+  return {
+    status: res.status,
+    data: res.status === 200 ? (JSON.parse(body).data as { id: string }) : undefined,
+  };
+}
+
+export interface ChatRun {
+  status: number;
+  /** ms from sending to the first byte of the body. */
+  firstByteMs: number;
+  /** ms to the first answer chunk (the second `content` message; the first echoes the prompt). */
+  firstAnswerMs: number | undefined;
+  totalMs: number;
+  /** How the stream ended: done, error (type error message), or broken. */
+  ending: 'done' | 'error' | 'broken';
+}
+
+/** Sends one chat and reads the SSE body to its end, timing the first byte and first answer chunk. */
+export async function chat(base: string, token: string, prompt: string): Promise<ChatRun> {
+  const started = performance.now();
+  const res = await fetch(`${base}/modulechat/chat`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+    body: JSON.stringify({ prompt }),
+  });
+  if (res.status !== 200 || !res.body) {
+    await res.arrayBuffer().catch(() => undefined);
+    const ms = performance.now() - started;
+    return {
+      status: res.status,
+      firstByteMs: ms,
+      firstAnswerMs: undefined,
+      totalMs: ms,
+      ending: 'broken',
+    };
+  }
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let firstByteMs = 0;
+  let firstAnswerMs: number | undefined;
+  let contentMessages = 0;
+  let ending: ChatRun['ending'] = 'broken';
+  let buffer = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      if (!firstByteMs) firstByteMs = performance.now() - started;
+      buffer += value;
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const event = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (event.startsWith('event: done')) ending = 'done';
+        else if (event.startsWith('data: ')) {
+          const message = JSON.parse(event.slice(6)) as { type: string };
+          if (message.type === 'error') ending = 'error';
+          else if (++contentMessages === 2) firstAnswerMs = performance.now() - started;
+        }
+      }
+    }
+  } catch {
+    ending = 'broken';
+  }
+  return { status: 200, firstByteMs, firstAnswerMs, totalMs: performance.now() - started, ending };
+}
+
+export function percentiles(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) =>
+    sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  return {
+    n: sorted.length,
+    median: round(at(0.5)),
+    p95: round(at(0.95)),
+    p99: round(at(0.99)),
+    max: round(sorted.at(-1) ?? NaN),
+  };
+}
+
+const round = (x: number) => Math.round(x * 10) / 10;

@@ -1,0 +1,146 @@
+// npm run load [-- --seconds 60]: a bounded load run against an isolated `npm run dev` stack:
+// 50 concurrent chat streams, 5 concurrent upload loops and 20 logins per second, for the given
+// time (60 s by default; CI runs a short form). Reports requests completed, errors by status and
+// latency percentiles, then checks that every upload that answered 200 is listed and queryable:
+// nothing lost. Exits non-zero on any 5xx or lost upload. Loopback only; stops by itself.
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { makeTextPdf } from '../dev/fixtures/pdf-builder.ts';
+import { launchDev } from '../dev/stack/launch-dev.ts';
+import { chat, login, percentiles, upload } from './client.ts';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '60' },
+    chats: { type: 'string', default: '50' },
+    uploads: { type: 'string', default: '5' },
+    logins: { type: 'string', default: '20' },
+  },
+});
+const seconds = Number(values.seconds);
+const CHATS = Number(values.chats);
+const UPLOADS = Number(values.uploads);
+const LOGINS_PER_SECOND = Number(values.logins);
+
+const stack = await launchDev({
+  dataDir: await mkdtemp(path.join(tmpdir(), 'kbchat-load-')),
+  env: { LOG_LEVEL: 'warn' },
+});
+type Kind = 'chat' | 'upload' | 'login';
+const latencies: Record<Kind, number[]> = { chat: [], upload: [], login: [] };
+const statuses: Record<Kind, Record<string, number>> = { chat: {}, upload: {}, login: {} };
+const count = (kind: Kind, status: string) =>
+  (statuses[kind][status] = (statuses[kind][status] ?? 0) + 1);
+const stored: { id: string; word: string }[] = [];
+
+try {
+  const base = stack.baseUrl;
+  const token = await login(base, 'admin', 'admin-password');
+  const seed = await upload(base, token, makeTextPdf([policy('seed')]), 'seed.pdf');
+  if (seed.status !== 200) throw new Error(`seed upload: ${seed.status}`);
+  const deadline = Date.now() + seconds * 1000;
+
+  const chatLoop = async () => {
+    while (Date.now() < deadline) {
+      const run = await chat(base, token, 'What are the refund rules for parking permits?');
+      latencies.chat.push(run.totalMs);
+      count('chat', run.status === 200 ? `200 ${run.ending}` : String(run.status));
+    }
+  };
+  const uploadLoop = async (loop: number) => {
+    for (let i = 0; Date.now() < deadline; i++) {
+      const word = `load${loop}x${i}x${Date.now().toString(36)}`;
+      const started = performance.now();
+      const res = await upload(base, token, makeTextPdf([policy(word)]), `${word}.pdf`);
+      latencies.upload.push(performance.now() - started);
+      count('upload', String(res.status));
+      if (res.data) stored.push({ id: res.data.id, word });
+    }
+  };
+  const loginLoop = async () => {
+    const pending: Promise<void>[] = [];
+    for (let tick = 0; Date.now() < deadline; tick++) {
+      for (let i = 0; i < LOGINS_PER_SECOND; i++) {
+        pending.push(
+          (async () => {
+            const started = performance.now();
+            const res = await fetch(`${base}/moduleauth/login`, {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify({ username: 'admin', password: 'admin-password' }),
+            });
+            await res.arrayBuffer();
+            latencies.login.push(performance.now() - started);
+            count('login', String(res.status));
+          })(),
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    await Promise.all(pending);
+  };
+
+  const started = performance.now();
+  await Promise.all([
+    ...Array.from({ length: CHATS }, chatLoop),
+    ...Array.from({ length: UPLOADS }, (_, i) => uploadLoop(i)),
+    loginLoop(),
+  ]);
+  const wallSeconds = (performance.now() - started) / 1000;
+
+  // Nothing lost: every upload that answered 200 is listed and its own text is found in it.
+  const listed = await fetch(`${base}/moduleknowledge/list`, {
+    headers: { Authorization: `Bearer ${token}` },
+  }).then((res) => res.json() as Promise<{ data: { id: string }[] }>);
+  const listedIds = new Set(listed.data.map((file) => file.id));
+  const lost: string[] = [];
+  for (const file of stored) {
+    const query = new URLSearchParams({ text: file.word, top: '1', file_id: file.id });
+    const res = await fetch(`${base}/moduleknowledge/query?${query}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    const found = res.status === 200 && ((await res.json()) as { data: unknown[] }).data.length > 0;
+    if (!listedIds.has(file.id) || !found) lost.push(file.id);
+  }
+
+  const fiveHundreds = Object.values(statuses)
+    .flatMap((byStatus) => Object.entries(byStatus))
+    .filter(([status]) => status.startsWith('5'))
+    .reduce((sum, [, n]) => sum + n, 0);
+  const results = {
+    at: new Date().toISOString(),
+    machine: { cpus: cpus().length, node: process.version },
+    plan: { seconds, chats: CHATS, uploads: UPLOADS, loginsPerSecond: LOGINS_PER_SECOND },
+    wallSeconds: Math.round(wallSeconds),
+    completed: Object.fromEntries(Object.entries(latencies).map(([k, v]) => [k, v.length])),
+    statuses,
+    latencyMs: Object.fromEntries(Object.entries(latencies).map(([k, v]) => [k, percentiles(v)])),
+    uploadsStored: stored.length,
+    uploadsLost: lost.length,
+    fiveHundreds,
+  };
+  await mkdir('bench-results', { recursive: true });
+  await writeFile('bench-results/load.json', `${JSON.stringify(results, null, 2)}\n`);
+  console.log(
+    `load: ${Math.round(wallSeconds)} s, ${CHATS} chat streams, ${UPLOADS} upload loops, ${LOGINS_PER_SECOND} logins/s`,
+  );
+  for (const kind of ['chat', 'upload', 'login'] as const) {
+    const p = results.latencyMs[kind]!;
+    console.log(
+      `  ${kind.padEnd(7)} ${String(p.n).padStart(5)} done   median ${p.median} ms  p95 ${p.p95} ms  p99 ${p.p99} ms   statuses ${JSON.stringify(statuses[kind])}`,
+    );
+  }
+  console.log(
+    `  uploads answered 200: ${stored.length}; listed and queryable afterwards: ${stored.length - lost.length}; lost: ${lost.length}`,
+  );
+  console.log(`  5xx: ${fiveHundreds}    results: bench-results/load.json`);
+  if (fiveHundreds > 0 || lost.length > 0) process.exitCode = 1;
+} finally {
+  await stack.stop();
+}
+
+function policy(word: string): string {
+  return `Parking permit refunds (${word}). Residents who no longer need a permit may ask for a refund within 45 days. The refund rules apply to every district. Reference ${word}.`;
+}
