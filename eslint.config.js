@@ -26,6 +26,7 @@ export default tseslint.config(
       '**/worker-configuration.d.ts',
       'test-results/',
       'bench-results/',
+      'workers/gateway/public/assets/',
     ],
   },
   js.configs.recommended,

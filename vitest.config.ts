@@ -45,6 +45,8 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 240_000,
+          // A page step (log in, an answer streaming in) takes longer than poll's 1 s default.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
     ],

@@ -5,12 +5,15 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { WORKER_CONFIGS, wranglerEnv } from './stack/wrangler.ts';
+import { buildWeb } from './web-build.ts';
 
 // Compressed size limits per worker (Cloudflare docs, Workers limits): Free 3 MB, Paid 10 MB.
 const FREE_LIMIT = 3 * 1024 * 1024;
 const PAID_LIMIT = 10 * 1024 * 1024;
 
 const root = path.resolve(import.meta.dirname, '..');
+// The web app first: its bundle is the gateway's static assets (wrangler.toml [assets]).
+await buildWeb();
 const rows: string[] = [];
 for (const config of WORKER_CONFIGS) {
   const name = config === 'wrangler.toml' ? 'gateway' : path.basename(path.dirname(config));

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startLocalStack, StartupError, type LocalStack } from './stack/local-stack.ts';
 import { WORKER_CONFIGS, wranglerEnv } from './stack/wrangler.ts';
+import { buildWeb } from './web-build.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 // KBCHAT_DATA_DIR: another place for the local state (benchmarks run isolated stacks).
@@ -24,6 +25,11 @@ const port = parsePort(values.port ?? process.env.PORT ?? '8787');
 const host = values.host ?? process.env.HOST ?? '127.0.0.1';
 
 await ensurePortFree(host, port);
+// The web app's bundle (workers/gateway/public/assets/), rebuilt on every change to web/;
+// wrangler dev serves the new files at once.
+const web = await buildWeb({ watch: true }).catch((err: unknown) =>
+  fail(`the web app does not build: ${err instanceof Error ? err.message : String(err)}`),
+);
 let stack: LocalStack;
 try {
   stack = await startLocalStack({
@@ -64,6 +70,7 @@ function stop(code: number): Promise<never> {
       wrangler.kill('SIGINT');
       await new Promise((resolve) => wrangler.once('exit', resolve));
     }
+    await web.dispose();
     await stack.close();
     console.log('kbchat: stopped; the database is flushed.');
     process.exit(code);

@@ -104,7 +104,7 @@ export async function launchDev(options: {
 
 function devEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...extra, KBCHAT_DATA_DIR: dataDir };
-  // Always the local database and the offline model, whatever the caller's shell has.
+  // Always the local database, the offline model and the local admin, whatever the shell has.
   for (const name of [
     'DATABASE_URL',
     'AUTH_DATABASE_URL',
@@ -112,6 +112,8 @@ function devEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.Pro
     'MODEL_BASE_URL',
     'MODEL_API_KEY',
     'OPENAI_API_KEY',
+    'ADMIN_USERNAME',
+    'ADMIN_PASSWORD',
     'PORT',
     'HOST',
   ]) {

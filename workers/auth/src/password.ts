@@ -38,7 +38,7 @@ function parseStored(stored: string) {
   }
 }
 
-async function derive(password: string, salt: Uint8Array, iterations: number) {
+async function derive(password: string, salt: Uint8Array<ArrayBuffer>, iterations: number) {
   const key = await crypto.subtle.importKey(
     'raw',
     new TextEncoder().encode(password),
@@ -67,7 +67,7 @@ function encode(bytes: Uint8Array): string {
     .replace(/=+$/, '');
 }
 
-function decode(text: string): Uint8Array {
+function decode(text: string): Uint8Array<ArrayBuffer> {
   const binary = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
   return Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
 }

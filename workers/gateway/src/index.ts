@@ -3,6 +3,7 @@ import { onError, onNotFound } from '../../../shared/errors/on-error';
 import { requestContext } from '../../../shared/log/request-context';
 import { renderDocsPage } from '../../../shared/service';
 import { rootOpenApi } from './api-docs';
+import { APP_PAGE_HEADERS, BASE_SECURITY_HEADERS, renderAppPage } from './app-page';
 import { moduleFor } from './routes';
 
 const app = new Hono<{ Bindings: GatewayEnv }>();
@@ -15,25 +16,26 @@ app.use(async (c, next) => {
   return c.env[binding].fetch(c.req.raw);
 });
 
+// What the gateway answers itself (page, docs, errors) is never sniffed, framed or referred.
+app.use(async (c, next) => {
+  await next();
+  for (const [name, value] of Object.entries(BASE_SECURITY_HEADERS)) c.header(name, value);
+});
 app.use(requestContext(() => ({ module: 'kbchat.gateway' })));
 app.onError(onError);
 app.notFound(onNotFound);
 
 app.get('/health', (c) => c.json({ ok: true }));
 app.get('/openapi.json', (c) => c.json(rootOpenApi()));
-app.get('/docs', (c) => c.html(renderDocsPage(rootOpenApi())));
-
-app.get('/', (c) =>
-  c.html(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Knowledge-base chat</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"></head>
-<body><h1>Knowledge-base chat</h1>
-<ul>
-<li><a href="/moduleauth/health">/moduleauth</a>: users, login tokens, roles</li>
-<li><a href="/moduleknowledge/health">/moduleknowledge</a>: PDF knowledge base and similarity queries</li>
-<li><a href="/modulechat/health">/modulechat</a>: answers from the knowledge base, streamed over SSE</li>
-</ul>
-<p>API: <a href="/docs">documentation</a>, <a href="/openapi.json">OpenAPI 3.0</a>.</p></body></html>`),
+// The same policy the modules' docs pages have: no scripts, inline styles only.
+app.get('/docs', (c) =>
+  c.html(renderDocsPage(rootOpenApi()), 200, {
+    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+  }),
 );
+
+// The web app (workers/gateway/public/assets/, built from web/): the shell here, the bundle
+// and styles as static assets.
+app.get('/', (c) => c.html(renderAppPage(), 200, { ...APP_PAGE_HEADERS }));
 
 export default app;

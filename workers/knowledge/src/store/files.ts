@@ -1,7 +1,7 @@
 import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { NeonDatabase } from 'drizzle-orm/neon-serverless';
 import { transaction } from '../../../../shared/db/transaction';
-import * as schema from '../db/schema';
+import type * as schema from '../db/schema';
 import { chunks, filePages, files, type FileRow } from '../db/schema';
 
 export type KnowledgeDb = NeonDatabase<typeof schema>;

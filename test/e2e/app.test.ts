@@ -1,0 +1,446 @@
+// The web app in headless Chromium, as a super admin: log in, upload, ask, stop, delete, log
+// out — one session, step by step (each step starts where the previous one left the page).
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CHINESE_POLICY_FIXTURE,
+  ENGLISH_POLICY_FIXTURE,
+  makeTextPdf,
+} from '../../dev/fixtures/pdf-builder';
+import { launchBrowser, openPage, screenshot, type Session } from './browser';
+import {
+  adminToken,
+  ask,
+  deleteFileViaApi,
+  lastAnswerWhenEnded,
+  listFiles,
+  logIn,
+  paddedPdf,
+  pdfFile,
+  slowUploadProxy,
+  stack,
+  unique,
+} from './helpers';
+
+const ENGLISH = 'riverton-charter.pdf';
+const CHINESE = '青禾市公共服务政策.pdf';
+const HOSTILE = 'quillfeather-notice.pdf';
+const README_SCREENSHOT = path.resolve(import.meta.dirname, '../../docs/screenshot-chat.png');
+
+let browser: Browser;
+let session: Session;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  session = await openPage(browser, stack().baseUrl, 'desktop');
+  page = session.page;
+  // Every request the page makes stays on this origin: no CDN, no third party.
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.protocol !== 'data:' && url.origin !== stack().baseUrl) {
+      session.errors.push(`request to another origin: ${request.url()}`);
+    }
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('a super admin’s session on a desktop screen', () => {
+  it('shows the login page and says so when the password is wrong', async () => {
+    await page.goto('/');
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Knowledge-base chat' }).isVisible())
+      .toBe(true);
+    await screenshot(page, 'desktop-login');
+    await page.locator('.login').getByLabel('Username').fill(stack().admin.username);
+    await page.locator('.login').getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe('Wrong username or password, or the account is disabled.');
+  });
+
+  it('logs in and shows who the user is, and an empty knowledge base', async () => {
+    await logIn(page, stack().admin.username, stack().admin.password);
+    await expect.poll(() => page.locator('.topbar .badge').textContent()).toBe('Super admin');
+    await expect.poll(() => page.getByRole('link', { name: 'Users' }).isVisible()).toBe(true);
+    await expect
+      .poll(() => page.locator('.files-panel .empty').textContent())
+      .toContain('No documents yet');
+    expect(await page.locator('.scope').textContent()).toContain('The knowledge base is empty');
+    expect(await page.locator('.chat-empty').textContent()).toContain('Ask about your documents');
+    // The question box has the focus: the keyboard user can type at once.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe(
+      await page.getByLabel('Your question').getAttribute('id'),
+    );
+    await screenshot(page, 'desktop-empty');
+  });
+
+  it('uploads with the file picker, one row per file; a file that is no PDF is refused in plain words', async () => {
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Choose PDF files…' }).click();
+    await (
+      await chooser
+    ).setFiles([
+      pdfFile(ENGLISH, ENGLISH_POLICY_FIXTURE.pages),
+      { name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('<html>notes</html>') },
+    ]);
+    const english = page.locator('.upload', { hasText: ENGLISH });
+    const notes = page.locator('.upload', { hasText: 'notes.pdf' });
+    await expect.poll(() => english.getAttribute('data-state')).toBe('added');
+    expect(await english.locator('.upload-status').textContent()).toBe('Added: 3 pages, 4 chunks.');
+    await expect.poll(() => notes.getAttribute('data-state')).toBe('failed');
+    expect(await notes.locator('.upload-status').textContent()).toBe(
+      'The file is not a PDF document. Only PDF files can be uploaded.',
+    );
+    const row = page.locator('.file', { hasText: ENGLISH });
+    await expect
+      .poll(() => row.locator('.file-meta').textContent())
+      .toMatch(/3 pages · 4 chunks · 2\.\d KB/);
+    expect(await row.locator('.file-meta').textContent()).toContain(stack().admin.username);
+    expect(await row.locator('time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
+    await screenshot(page, 'desktop-uploaded');
+  });
+
+  it('says when the same file was already there', async () => {
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Choose PDF files…' }).click();
+    await (await chooser).setFiles([pdfFile('copy-of-charter.pdf', ENGLISH_POLICY_FIXTURE.pages)]);
+    const copy = page.locator('.upload', { hasText: 'copy-of-charter.pdf' });
+    await expect.poll(() => copy.getAttribute('data-state')).toBe('duplicate');
+    expect(await copy.locator('.upload-status').textContent()).toBe(
+      `Already in the knowledge base as “${ENGLISH}”; nothing was added.`,
+    );
+    expect(await page.locator('.file').count()).toBe(1);
+    await page.getByRole('button', { name: 'Clear finished uploads' }).click();
+    expect(await page.locator('.upload').count()).toBe(0);
+  });
+
+  it('asks a question: the answer streams in as Markdown, the context is folded away, sources link to the file', async () => {
+    // Count how often the answer changes while it arrives: a stream, not one block at the end.
+    await page.evaluate(() => {
+      const seen = { renders: 0 };
+      Object.assign(window, { seen });
+      new MutationObserver(() => (seen.renders += 1)).observe(
+        document.querySelector('.conversation')!,
+        { childList: true, subtree: true },
+      );
+    });
+    await ask(page, 'What does the Marrowbank refund rule say?');
+    const answer = page.locator('.turn').last().locator('.answer');
+    await expect.poll(() => answer.getAttribute('data-state')).toBe('streaming');
+    // The send button waits while an answer streams; the stop button is offered.
+    expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Stop' }).isVisible()).toBe(true);
+    await lastAnswerWhenEnded(page);
+    expect(await answer.getAttribute('data-state')).toBe('done');
+    expect(
+      await page.evaluate(() => (window as unknown as { seen: { renders: number } }).seen.renders),
+    ).toBeGreaterThan(5);
+
+    // Numbered points, rendered as a list.
+    const points = answer.locator('.markdown ol > li');
+    expect(await points.count()).toBeGreaterThanOrEqual(1);
+    expect(await answer.locator('.markdown').textContent()).toContain('Marrowbank');
+    // The echoed prompt with the retrieved context: folded, and it opens.
+    const context = answer.locator('details.context');
+    expect(await context.getAttribute('open')).toBeNull();
+    expect(await context.locator('.context-text').isVisible()).toBe(false);
+    await context.locator('summary').click();
+    expect(await context.locator('.context-text').isVisible()).toBe(true);
+    expect(await context.locator('.context-text').textContent()).toContain('<context>');
+    await context.locator('summary').click();
+
+    // Sources: file, page, similarity, each a download link to the file.
+    const sources = answer.locator('.sources li');
+    expect(await sources.count()).toBeGreaterThanOrEqual(1);
+    expect(await sources.first().textContent()).toMatch(
+      new RegExp(`^${ENGLISH.replace('.', '\\.')}page 1 · similarity 0\\.\\d\\d$`),
+    );
+    const link = sources.first().getByRole('link', { name: ENGLISH });
+    expect(await link.getAttribute('href')).toMatch(
+      /^\/moduleknowledge\/download\?id=[0-9a-f-]{36}&t=ey/,
+    );
+    const download = page.waitForEvent('download');
+    await link.click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe(ENGLISH);
+    const bytes = await readFile((await file.path())!);
+    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+
+    expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Stop' }).isVisible()).toBe(false);
+    await page.mouse.move(0, 0);
+    const shot = await screenshot(page, 'desktop-chat-answer');
+    // The README's picture of the app: written when missing, or on request, so that test runs
+    // do not rewrite a committed file each time.
+    if (process.env.UPDATE_README_SCREENSHOT || !existsSync(README_SCREENSHOT)) {
+      await mkdir(path.dirname(README_SCREENSHOT), { recursive: true });
+      await copyFile(shot, README_SCREENSHOT);
+    }
+  });
+
+  it('uploads the Chinese PDF by drag and drop, and answers a Chinese question from it', async () => {
+    const bytes = [...makeTextPdf(CHINESE_POLICY_FIXTURE.pages)];
+    const data = await page.evaluateHandle(
+      ({ name, bytes }) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([new Uint8Array(bytes)], name, { type: 'application/pdf' }));
+        return transfer;
+      },
+      { name: CHINESE, bytes },
+    );
+    await page.dispatchEvent('.dropzone', 'dragenter', { dataTransfer: data });
+    await page.dispatchEvent('.dropzone', 'dragover', { dataTransfer: data });
+    expect(await page.locator('.dropzone').getAttribute('class')).toContain('dragging');
+    await page.dispatchEvent('.dropzone', 'drop', { dataTransfer: data });
+    const row = page.locator('.upload', { hasText: CHINESE });
+    await expect.poll(() => row.getAttribute('data-state')).toBe('added');
+    expect(await row.locator('.upload-status').textContent()).toBe('Added: 2 pages, 2 chunks.');
+    await expect.poll(() => page.locator('.file').count()).toBe(2);
+
+    await ask(page, '银杉卡有什么优惠？');
+    const answer = await lastAnswerWhenEnded(page);
+    expect(await answer.getAttribute('data-state')).toBe('done');
+    expect(await answer.locator('.markdown').textContent()).toContain('银杉卡');
+    expect(await answer.locator('.sources li').first().textContent()).toContain(CHINESE);
+  });
+
+  it('limits a question to the selected files', async () => {
+    await page.getByRole('checkbox', { name: CHINESE }).check();
+    await expect
+      .poll(() => page.locator('.scope').textContent())
+      .toContain(`Searching only: ${CHINESE}`);
+    expect(await page.locator('.selection-bar').textContent()).toContain('1 file selected');
+    // The refund rule is in the English file only: limited to the Chinese one, nothing is found.
+    await ask(page, 'What does the Marrowbank refund rule say?');
+    const answer = await lastAnswerWhenEnded(page);
+    expect(await answer.getAttribute('data-state')).toBe('refused');
+    expect(await page.locator('.turn').last().locator('.question-scope').textContent()).toBe(
+      `In: ${CHINESE}`,
+    );
+    await page.getByRole('button', { name: 'Search all files' }).click();
+    expect(await page.getByRole('checkbox', { name: CHINESE }).isChecked()).toBe(false);
+    await expect.poll(() => page.locator('.scope').textContent()).toBe('Searching all 2 files.');
+  });
+
+  it('an unrelated question gets the refusal, shown apart from answers', async () => {
+    await ask(page, 'zebra quantum volcano');
+    const answer = await lastAnswerWhenEnded(page);
+    expect(await answer.getAttribute('data-state')).toBe('refused');
+    expect(await answer.locator('.answer-notice.refusal').textContent()).toBe(
+      'No answer. Sorry, no relevant information was found, so no answer can be given.',
+    );
+    expect(await answer.locator('.markdown').textContent()).toBe('');
+    expect(await answer.locator('.sources').isVisible()).toBe(false);
+    expect(await answer.locator('details.context').isVisible()).toBe(false);
+    await screenshot(page, 'desktop-chat-refusal');
+  });
+
+  it('the stop button ends an answer while it streams', async () => {
+    await ask(page, 'What does the Marrowbank refund rule say? List every point.');
+    const answer = page.locator('.turn').last().locator('.answer');
+    // The first answer chunk is on the page: the model is streaming.
+    await expect
+      .poll(() => answer.locator('.markdown').textContent(), { interval: 5 })
+      .not.toBe('');
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect.poll(() => answer.getAttribute('data-state')).toBe('stopped');
+    expect(await answer.locator('.answer-notice.stopped').textContent()).toMatch(/^Stopped\. /);
+    expect(await answer.locator('.sources').isVisible()).toBe(false);
+    const partial = await answer.locator('.markdown').textContent();
+    // Nothing more arrives once stopped.
+    await page.waitForTimeout(1_500);
+    expect(await answer.locator('.markdown').textContent()).toBe(partial);
+    expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(false);
+    // Every question and answer so far is still on the page.
+    expect(await page.locator('.turn').count()).toBe(5);
+    expect(await page.locator('.turn .question-text').allTextContents()).toEqual([
+      'What does the Marrowbank refund rule say?',
+      '银杉卡有什么优惠？',
+      'What does the Marrowbank refund rule say?',
+      'zebra quantum volcano',
+      'What does the Marrowbank refund rule say? List every point.',
+    ]);
+  });
+
+  it('shows markup from documents and answers as text, never as HTML', async () => {
+    const hostile =
+      'Quillfeather notice: <img src=x onerror="window.pwned=1"> <script>window.pwned=2</script> ' +
+      '<a href="javascript:window.pwned=3">click</a> **bold** and [a link](javascript:alert(1)).';
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Choose PDF files…' }).click();
+    await (await chooser).setFiles([pdfFile(HOSTILE, [hostile])]);
+    await expect
+      .poll(() => page.locator('.upload', { hasText: HOSTILE }).getAttribute('data-state'))
+      .toBe('added');
+
+    await ask(page, 'What does the Quillfeather notice say?');
+    const answer = await lastAnswerWhenEnded(page);
+    expect(await answer.getAttribute('data-state')).toBe('done');
+    const text = await answer.locator('.markdown').textContent();
+    expect(text).toContain('<img src=x onerror="window.pwned=1">');
+    expect(text).toContain('<script>window.pwned=2</script>');
+    expect(await answer.locator('.markdown strong').first().textContent()).toBe('bold');
+    expect(
+      await page.locator('.conversation img, .conversation script, .conversation iframe').count(),
+    ).toBe(0);
+    expect(await page.locator('.conversation a[href^="javascript:"]').count()).toBe(0);
+    expect(
+      await page.evaluate(() => (window as unknown as { pwned?: number }).pwned),
+    ).toBeUndefined();
+  });
+
+  it('deletes a file after asking for confirmation', async () => {
+    const row = page.locator('.file', { hasText: HOSTILE });
+    await row.getByRole('button', { name: `Delete ${HOSTILE}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete this file?' });
+    expect(await dialog.textContent()).toContain(HOSTILE);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await row.count()).toBe(1);
+
+    await row.getByRole('button', { name: `Delete ${HOSTILE}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => row.count()).toBe(0);
+    expect((await listFiles(await adminToken())).map((f) => f.name)).not.toContain(HOSTILE);
+    expect(await page.locator('.files-panel .count').textContent()).toBe('2 files');
+  });
+
+  it('a refused token brings back the login page with a message, keeping what was typed', async () => {
+    const draft = 'And what about appeals to the Orvindale panel?';
+    await page.getByLabel('Your question').fill(draft);
+    // The token is no longer accepted (as when it expires or the user is disabled).
+    await page.evaluate(() => sessionStorage.setItem('kbchat.token', 'expired.or.revoked'));
+    await page.getByLabel('Your question').press('Enter');
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe(
+        'Your session has expired or was refused. Log in again to continue: what you typed is kept.',
+      );
+    expect(await page.locator('.login').getByLabel('Username').inputValue()).toBe(
+      stack().admin.username,
+    );
+    expect(await page.locator('.app').isVisible()).toBe(false);
+
+    await page.locator('.login').getByLabel('Password').fill(stack().admin.password);
+    await page.locator('.login').getByLabel('Password').press('Enter');
+    await expect.poll(() => page.getByLabel('Your question').inputValue()).toBe(draft);
+    expect(await page.locator('.turn').count()).toBe(6);
+    await ask(page, draft);
+    const answer = await lastAnswerWhenEnded(page);
+    expect(await answer.getAttribute('data-state')).toBe('done');
+    expect(await answer.locator('.markdown').textContent()).toContain('Orvindale');
+  });
+
+  it('logs out', async () => {
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('You have logged out.');
+    expect(await page.evaluate(() => sessionStorage.getItem('kbchat.token'))).toBeNull();
+    await page.reload();
+    await expect.poll(() => page.locator('.login').getByLabel('Username').isVisible()).toBe(true);
+    expect(await page.locator('.app').count()).toBe(0);
+  });
+
+  it('logged no errors: no CSP or Trusted Types violation, no uncaught exception', () => {
+    expect(session.errors).toEqual([]);
+  });
+});
+
+describe('upload progress', () => {
+  it('shows a progress bar per file while it uploads, then that it is processed', async () => {
+    // 8 MB through a link that takes about 2 MB/s: progress is reported on the way.
+    const proxy = await slowUploadProxy(2 * 1024 * 1024);
+    const slow = await openPage(browser, proxy.url, 'desktop');
+    const name = `${unique('large-charter')}.pdf`;
+    try {
+      await slow.page.goto('/');
+      await logIn(slow.page, stack().admin.username, stack().admin.password);
+      await slow.page.evaluate(() => {
+        const values: string[] = [];
+        Object.assign(window, { values });
+        new MutationObserver(() => {
+          const row = document.querySelector('.upload');
+          const bar = row?.querySelector('progress');
+          values.push(
+            `${row?.getAttribute('data-state')}:${bar?.getAttribute('value') ?? 'indeterminate'}`,
+          );
+        }).observe(document.body, { subtree: true, childList: true, attributes: true });
+      });
+      const pdf = paddedPdf(
+        makeTextPdf(ENGLISH_POLICY_FIXTURE.pages.map((page) => `${page}\n${name}`)),
+        8 * 1024 * 1024,
+      );
+      const chooser = slow.page.waitForEvent('filechooser');
+      await slow.page.getByRole('button', { name: 'Choose PDF files…' }).click();
+      await (
+        await chooser
+      ).setFiles([{ name, mimeType: 'application/pdf', buffer: Buffer.from(pdf) }]);
+
+      const row = slow.page.locator('.upload', { hasText: name });
+      const bar = row.getByRole('progressbar', { name: `Uploading ${name}` });
+      await expect
+        .poll(async () => Number((await bar.getAttribute('value')) ?? 0), { interval: 20 })
+        .toBeGreaterThan(0);
+      expect(await row.locator('.upload-status').textContent()).toMatch(/^Uploading… \d+%$/);
+      await screenshot(slow.page, 'desktop-uploading');
+      await expect.poll(() => row.getAttribute('data-state'), { timeout: 60_000 }).toBe('added');
+
+      const seen = await slow.page.evaluate(
+        () => (window as unknown as { values: string[] }).values,
+      );
+      const fractions = seen
+        .filter((v) => v.startsWith('uploading:'))
+        .map((v) => Number(v.slice('uploading:'.length)));
+      expect(fractions.some((f) => f > 0 && f < 1)).toBe(true);
+      expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
+      expect(seen).toContain('processing:indeterminate');
+      expect(seen.indexOf('processing:indeterminate')).toBeGreaterThan(seen.indexOf('uploading:1'));
+      expect(slow.errors).toEqual([]);
+    } finally {
+      await slow.context.close();
+      await proxy.close();
+      const token = await adminToken();
+      for (const file of await listFiles(token)) {
+        if (file.name === name) await deleteFileViaApi(token, file.id);
+      }
+    }
+  });
+});
+
+describe('a phone-sized screen', () => {
+  it('logs in, asks and answers, lists the files, all on 390 px', async () => {
+    const phone = await openPage(browser, stack().baseUrl, 'phone');
+    try {
+      await phone.page.goto('/');
+      await expect
+        .poll(() => phone.page.locator('.login').getByLabel('Username').isVisible())
+        .toBe(true);
+      await screenshot(phone.page, 'phone-login');
+      await logIn(phone.page, stack().admin.username, stack().admin.password);
+      // One pane at a time: the chat first, the files behind their tab.
+      expect(await phone.page.locator('.files-panel').isVisible()).toBe(false);
+      await ask(phone.page, 'Who may appeal to the Orvindale Appeals Panel, and how?');
+      const answer = await lastAnswerWhenEnded(phone.page);
+      expect(await answer.getAttribute('data-state')).toBe('done');
+      await screenshot(phone.page, 'phone-chat-answer');
+
+      await phone.page.getByRole('button', { name: /^Files \(\d+\)$/ }).click();
+      expect(await phone.page.locator('.chat-panel').isVisible()).toBe(false);
+      await expect.poll(() => phone.page.locator('.file').count()).toBe(2);
+      await screenshot(phone.page, 'phone-files');
+      // Nothing is wider than the screen.
+      expect(
+        await phone.page.evaluate(() => document.documentElement.scrollWidth),
+      ).toBeLessThanOrEqual(390);
+      expect(phone.errors).toEqual([]);
+    } finally {
+      await phone.context.close();
+    }
+  });
+});

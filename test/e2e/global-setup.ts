@@ -1,0 +1,21 @@
+// The e2e project's global set-up: starts what `npm run dev` starts (web bundle, database,
+// offline model endpoint, all four workers with wrangler dev) on a free port with a fresh data
+// folder of its own, and stops it with SIGINT (as Ctrl-C would) at the end.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { LOCAL_ADMIN } from '../../dev/stack/seed.ts';
+import { launchDev } from '../../dev/stack/launch-dev.ts';
+import type { E2eStack } from './stack';
+
+export default async function setup(project: TestProject) {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kbchat-e2e-'));
+  const dev = await launchDev({ dataDir });
+  const stack: E2eStack = { baseUrl: dev.baseUrl, admin: LOCAL_ADMIN };
+  project.provide('e2e', stack);
+  return async () => {
+    await dev.stop('SIGINT');
+    await rm(dataDir, { recursive: true, force: true });
+  };
+}

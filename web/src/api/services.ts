@@ -1,0 +1,85 @@
+/**
+ * The web app's only way to the service: the typed HTTP clients built from the three service
+ * declarations (shared/contracts), exactly as any other client uses them — same routes,
+ * `{"data": …}` envelope, problem JSON errors and SSE stream.
+ *
+ * This folder is type-checked with the Workers types like shared/ (web/tsconfig.api.json);
+ * the DOM code sees it through its declarations (web/tsconfig.json references it).
+ */
+import type { z } from 'zod';
+import {
+  authService,
+  type Login as LoginSchema,
+  type ManagedUser as ManagedUserSchema,
+  type User as UserSchema,
+} from '../../../shared/contracts/auth';
+import {
+  chatService,
+  type ChatMessage as ChatMessageSchema,
+  type ChatSource as ChatSourceSchema,
+} from '../../../shared/contracts/chat';
+import {
+  knowledgeService,
+  type KnowledgeFile as KnowledgeFileSchema,
+  type UploadResult as UploadResultSchema,
+} from '../../../shared/contracts/knowledge';
+import { AppError } from '../../../shared/errors/app-error';
+import { createClient, type ServiceClient } from '../../../shared/service/client';
+
+export type User = z.output<typeof UserSchema>;
+export type ManagedUser = z.output<typeof ManagedUserSchema>;
+export type Login = z.output<typeof LoginSchema>;
+export type KnowledgeFile = z.output<typeof KnowledgeFileSchema>;
+export type UploadResult = z.output<typeof UploadResultSchema>;
+export type ChatMessage = z.output<typeof ChatMessageSchema>;
+export type ChatSource = z.output<typeof ChatSourceSchema>;
+
+/** Sends one request; the browser's fetch unless a transport (XHR for uploads) is given. */
+export type Transport = (request: Request) => Promise<Response>;
+
+export interface Api {
+  auth: ServiceClient<typeof authService>;
+  knowledge: ServiceClient<typeof knowledgeService>;
+  chat: ServiceClient<typeof chatService>;
+  /** Uploads one PDF through `transport` (XMLHttpRequest: fetch reports no upload progress). */
+  upload(file: File, transport: Transport, signal?: AbortSignal): Promise<UploadResult>;
+  /** The URL that downloads a stored file; the token rides in `t` (a link cannot send a header). */
+  downloadUrl(fileId: string): string;
+}
+
+export function createApi(baseUrl: string, token: () => string | undefined): Api {
+  const options = { baseUrl, token };
+  const download = knowledgeService.routes.find((route) => route.name === 'GetDownload');
+  if (!download) throw new Error('the knowledge service declares no GetDownload');
+  return {
+    auth: createClient(authService, options),
+    knowledge: createClient(knowledgeService, options),
+    chat: createClient(chatService, options),
+    upload: (file, transport, signal) =>
+      createClient(knowledgeService, { ...options, fetch: transport }).Upload({ file }, { signal }),
+    downloadUrl(fileId) {
+      const url = new URL(download.fullPath, baseUrl);
+      url.searchParams.set('id', fileId);
+      const current = token();
+      if (current) url.searchParams.set('t', current);
+      return url.pathname + url.search;
+    },
+  };
+}
+
+/** A refused or failed call, in the words the service used. */
+export interface Failure {
+  status: number;
+  /** Stable code: `unauthenticated` (401), `permission_denied` (403), `file_too_large`, … */
+  code: string;
+  /** The problem's `detail`, or the plain-text refusal (`Unauthorised`, `Access denied`). */
+  detail: string;
+  /** Field-level validation messages, when the service gave them. */
+  fields: { field: string; message: string }[];
+}
+
+/** The failure behind an error the clients threw; undefined for anything else (network, abort). */
+export function failureOf(err: unknown): Failure | undefined {
+  if (!(err instanceof AppError)) return undefined;
+  return { status: err.status, code: err.code, detail: err.message, fields: err.errors ?? [] };
+}

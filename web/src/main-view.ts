@@ -1,0 +1,152 @@
+import type { Api, Failure, User } from './api/services';
+import { createChatPanel } from './chat-panel';
+import type { AppContext } from './context';
+import { h, replace } from './dom';
+import { createFilesPanel } from './files-panel';
+import { createKnowledgeStore } from './knowledge-store';
+import { createUsersPage } from './users-page';
+
+export interface MainView {
+  element: HTMLElement;
+  me: User;
+  show(): void;
+  hide(): void;
+  destroy(): void;
+}
+
+type Route = 'chat' | 'users';
+
+const routeOf = (hash: string): Route => (hash === '#/users' ? 'users' : 'chat');
+
+/** The logged-in app: header, the chat workspace and the users page, by URL hash. */
+export function createMainView(
+  api: Api,
+  me: User,
+  hooks: { fail(err: unknown): Failure; logout(): void },
+): MainView {
+  const teardown = new AbortController();
+  const ctx: AppContext = { api, me, signal: teardown.signal, fail: hooks.fail };
+  const admin = me.role === 'SUPER_ADMIN';
+
+  const chatLink = h('a', { href: '#/' }, 'Chat');
+  const usersLink = admin && h('a', { href: '#/users' }, 'Users');
+  const header = h(
+    'header',
+    { class: 'topbar' },
+    h(
+      'a',
+      { class: 'brand', href: '#/', 'aria-label': 'Knowledge chat' },
+      h('span', { class: 'brand-mark', 'aria-hidden': 'true' }, 'KB'),
+      h('span', { class: 'brand-text' }, 'Knowledge chat'),
+    ),
+    h('nav', { class: 'nav', 'aria-label': 'Main' }, chatLink, usersLink),
+    h(
+      'div',
+      { class: 'who' },
+      h(
+        'span',
+        { class: 'who-name', title: `Logged in as ${me.username}` },
+        h('span', { class: 'visually-hidden' }, 'Logged in as '),
+        me.username,
+      ),
+      h('span', { class: admin ? 'badge admin' : 'badge' }, admin ? 'Super admin' : 'User'),
+      h(
+        'button',
+        { type: 'button', class: 'button small', on: { click: () => hooks.logout() } },
+        'Log out',
+      ),
+    ),
+  );
+
+  // The workspace lives as long as the session, so the conversation survives page switches.
+  const store = createKnowledgeStore(ctx);
+  const filesPanel = createFilesPanel(ctx, store);
+  const chatPanel = createChatPanel(ctx, store);
+  // On a narrow screen one pane shows at a time: a pair of toggle buttons switches them.
+  const chatTab = h('button', { type: 'button' }, 'Chat');
+  const filesTab = h('button', { type: 'button' }, 'Files');
+  const tabs = h(
+    'div',
+    { class: 'pane-tabs', role: 'group', 'aria-label': 'Show' },
+    chatTab,
+    filesTab,
+  );
+  const workspace = h(
+    'div',
+    { class: 'workspace', 'data-pane': 'chat' },
+    tabs,
+    filesPanel,
+    chatPanel,
+  );
+  const showPane = (pane: 'chat' | 'files') => {
+    workspace.dataset.pane = pane;
+    chatTab.setAttribute('aria-pressed', String(pane === 'chat'));
+    filesTab.setAttribute('aria-pressed', String(pane === 'files'));
+  };
+  chatTab.addEventListener('click', () => showPane('chat'));
+  filesTab.addEventListener('click', () => showPane('files'));
+  showPane('chat');
+  store.subscribe(() => {
+    filesTab.textContent = store.files ? `Files (${store.files.length})` : 'Files';
+  });
+
+  const outlet = h('main', { class: 'outlet', id: 'main' });
+  const element = h(
+    'div',
+    { class: 'app' },
+    h('a', { class: 'skip-link', href: '#main', on: { click: skipToMain } }, 'Skip to content'),
+    header,
+    outlet,
+  );
+  let route: Route | undefined;
+
+  function skipToMain(event: MouseEvent): void {
+    event.preventDefault();
+    outlet.querySelector<HTMLElement>('h1, h2, textarea')?.focus();
+  }
+
+  function navigate(): void {
+    if (element.hidden) return;
+    const next = routeOf(location.hash);
+    const changed = next !== route;
+    route = next;
+    chatLink.toggleAttribute('aria-current', next === 'chat');
+    if (chatLink.hasAttribute('aria-current')) chatLink.setAttribute('aria-current', 'page');
+    if (usersLink) {
+      usersLink.toggleAttribute('aria-current', next === 'users');
+      if (next === 'users') usersLink.setAttribute('aria-current', 'page');
+    }
+    if (next === 'users') {
+      const page = createUsersPage(ctx);
+      replace(outlet, page);
+      document.title = 'Users · Knowledge-base chat';
+      page.querySelector<HTMLElement>('h1')?.focus();
+    } else {
+      if (workspace.parentElement !== outlet) replace(outlet, workspace);
+      document.title = 'Chat · Knowledge-base chat';
+      // Straight into the question box, except on touch screens (it would open the keyboard).
+      if (changed && matchMedia('(pointer: fine)').matches) {
+        workspace.querySelector<HTMLElement>('textarea')?.focus();
+      }
+    }
+  }
+  window.addEventListener('hashchange', navigate, { signal: teardown.signal });
+
+  return {
+    element,
+    me,
+    show() {
+      element.hidden = false;
+      route = undefined;
+      navigate();
+      void store.refresh();
+    },
+    hide() {
+      element.hidden = true;
+    },
+    destroy() {
+      teardown.abort();
+      element.remove();
+    },
+  };
+}

@@ -1,0 +1,5 @@
+import './zod-setup';
+import { startApp } from './app';
+
+const root = document.getElementById('app');
+if (root) startApp(root);
