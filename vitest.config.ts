@@ -13,6 +13,17 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // Stops and restarts the whole local stack under load: Node, one file at a time.
+        test: {
+          name: 'reliability',
+          environment: 'node',
+          include: ['test/reliability/**/*.test.ts'],
+          testTimeout: 240_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+      {
         test: {
           name: 'tooling',
           environment: 'node',
