@@ -38,6 +38,11 @@ export default tseslint.config(
     },
   },
   {
+    // Plain-JavaScript Node scripts (they run before the project's Node is installed).
+    files: ['dev/**/*.mjs'],
+    languageOptions: { globals: { console: 'readonly', process: 'readonly' } },
+  },
+  {
     files: ['shared/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noWorkers, noDevTooling] }] },
   },
