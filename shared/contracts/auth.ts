@@ -5,7 +5,11 @@ import { ModuleHealth } from './common';
 
 export const Role = enumOf(ROLES);
 
-const Username = z.string().trim().min(3).max(50);
+// No control characters (NUL above all: Postgres text cannot hold it) and no lone surrogates.
+const PRINTABLE = /^[^\p{Cc}\p{Cs}]*$/u;
+const NOT_PRINTABLE = 'must not contain control characters';
+
+const Username = z.string().trim().min(3).max(50).regex(PRINTABLE, NOT_PRINTABLE);
 const Password = z.string().min(8).max(128);
 
 export const User = z.object({
@@ -45,7 +49,7 @@ Five failures in a minute per username or client address answer 429 with Retry-A
 @role(guest)`,
       params: {
         body: z.object({
-          username: z.string().min(1).max(100),
+          username: z.string().min(1).max(100).regex(PRINTABLE, NOT_PRINTABLE),
           password: z.string().min(1).max(128),
         }),
       },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineService, enumOf, method } from '../service';
-import { ModuleHealth } from './common';
+import { FileIds, ModuleHealth } from './common';
 
 /** One SSE message, with the field names the original's clients read. */
 export const ChatMessage = z.object({
@@ -54,7 +54,7 @@ retrieval to those files. @handler(streamResponse)`,
       params: {
         body: z.object({
           prompt: z.string().refine((text) => text.trim().length > 0, 'must not be empty'),
-          file_id: z.string().max(4000).optional(),
+          file_id: FileIds.optional(),
         }),
       },
       stream: ChatMessage,

@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { defineService, fileDownload, fileParam, method } from '../service';
-import { ModuleHealth } from './common';
-
-/** Several file ids joined by commas, as the original's web client sends them. */
-const FileIds = z.string().max(4000).describe('File ids joined by commas, e.g. `id1,id2`.');
+import { FileIds, ModuleHealth } from './common';
 
 export const KnowledgeFile = z.object({
   id: z.uuid(),

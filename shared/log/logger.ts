@@ -4,7 +4,8 @@ export type LogFields = Record<string, unknown>;
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 // Field names whose values must never reach a log line, whatever a caller passes.
-const SECRET_KEY = /pass(word)?|secret|token|authorization|api[-_]?key|hash|dsn|database_url/i;
+const SECRET_KEY =
+  /pass(word)?|secret|token|authorization|api[-_]?key|private[-_]?key|hash|dsn|database_url|cookie/i;
 
 export interface Logger {
   debug(msg: string, fields?: LogFields): void;
@@ -55,7 +56,8 @@ function redactValue(value: unknown, depth: number): unknown {
 }
 
 // Values that are secrets whatever their key: stored password hashes and bearer tokens.
-const SECRET_TEXT = /pbkdf2-sha256\$[^\s"',]+|Bearer\s+[\w.~+/-]+=*|eyJ[\w-]+\.[\w-]+\.[\w-]+/g;
+// The scheme is case-insensitive (RFC 7235), as the service itself reads it.
+const SECRET_TEXT = /pbkdf2-sha256\$[^\s"',]+|\bBearer\s+[\w.~+/-]+=*|eyJ[\w-]+\.[\w-]+\.[\w-]+/gi;
 
 export function redactText(text: string): string {
   return text.replace(SECRET_TEXT, '[redacted]');

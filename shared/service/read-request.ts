@@ -7,6 +7,7 @@ type FormValue = string | File;
 type Form = Record<string, FormValue | FormValue[]>;
 
 export const MALFORMED_JSON = 'malformed_json';
+export const MALFORMED_BODY = 'malformed_body';
 export const UNSUPPORTED_MEDIA_TYPE = 'unsupported_media_type';
 
 /**
@@ -40,7 +41,22 @@ async function readBody(route: Route, c: Context): Promise<Body> {
       ? ['multipart/form-data']
       : ['application/x-www-form-urlencoded', 'multipart/form-data'];
   if (!accepted.includes(type)) throw unsupported(route, accepted.join(' or '));
-  return { form: (await c.req.parseBody({ all: true })) as Form, json: undefined };
+  return { form: await readForm(c, type), json: undefined };
+}
+
+/**
+ * The form fields. The runtime's parser throws a TypeError for a body it cannot read (no
+ * boundary, a truncated body, part headers with raw line breaks or NUL bytes): that is the
+ * client's mistake, a 400, not a 500.
+ */
+async function readForm(c: Context, type: string): Promise<Form> {
+  try {
+    return (await c.req.parseBody({ all: true })) as Form;
+  } catch (err) {
+    throw new AppError(400, MALFORMED_BODY, `The request body is not valid ${type}.`, {
+      cause: err,
+    });
+  }
 }
 
 function mediaType(header: string | undefined): string {
@@ -56,8 +72,16 @@ async function hasBody(c: Context): Promise<boolean> {
   return (await c.req.text()) !== '';
 }
 
+// JSON is UTF-8 (RFC 8259): bytes that are not are refused, never silently replaced by U+FFFD.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
 async function readJson(c: Context): Promise<unknown> {
-  const text = await c.req.text();
+  let text: string;
+  try {
+    text = UTF8.decode(await c.req.arrayBuffer());
+  } catch {
+    throw new AppError(400, MALFORMED_JSON, 'The request body is not valid UTF-8.');
+  }
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);

@@ -1,3 +1,4 @@
+import { bodyLimit } from 'hono/body-limit';
 import { tokenOf } from '../../../shared/auth/authorize';
 import { authorizeViaAuth } from '../../../shared/auth/authorize-via-auth';
 import type { Principal } from '../../../shared/auth/roles';
@@ -52,7 +53,23 @@ const impl: ServiceImpl<typeof chatService, ChatEnv, Principal> = {
   },
 };
 
+// A chat body is a prompt (CHAT_MAX_PROMPT_CHARS, at most 4 bytes each, 6 when escaped) and
+// file ids (4,000 characters): anything bigger is refused unread.
+const MAX_BODY_BYTES = 64 * 1024;
+
 const app = createModuleApp<{ Bindings: ChatEnv }>(CHAT_MODULE);
+app.use(
+  bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new AppError(
+        413,
+        'body_too_large',
+        `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`,
+      );
+    },
+  }),
+);
 mountService(app, chatService, impl, {
   authorize: authorizeViaAuth<ChatEnv>((env) => chatConfig(env).verification),
   // A stream that breaks in an unforeseen way still ends with the spec's error message.

@@ -143,7 +143,8 @@ async function readPage(pdf: PDFDocumentProxy, pageNumber: number): Promise<stri
     for (const item of content.items) {
       if ('str' in item) text += item.hasEOL ? `${item.str}\n` : item.str;
     }
-    return text;
+    // A font's ToUnicode map may map a glyph to U+0000, which Postgres text cannot hold.
+    return text.replaceAll('\u0000', '');
   } finally {
     page.cleanup();
   }
