@@ -1,8 +1,7 @@
-import { bodyLimit } from 'hono/body-limit';
 import type { Principal } from '../../../shared/auth/roles';
 import { authService } from '../../../shared/contracts/auth';
 import { checkDatabase } from '../../../shared/db/health';
-import { AppError } from '../../../shared/errors/app-error';
+import { limitBody } from '../../../shared/module/body-limit';
 import { createModuleApp, moduleName } from '../../../shared/module/module-app';
 import { mountService, rpcEntrypoint, type ServiceImpl } from '../../../shared/service';
 import { authorize } from './authorize';
@@ -35,18 +34,7 @@ const impl: ServiceImpl<typeof authService, AuthEnv, Principal> = {
 };
 
 const app = createModuleApp<{ Bindings: AuthEnv }>(AUTH_MODULE);
-app.use(
-  bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: () => {
-      throw new AppError(
-        413,
-        'body_too_large',
-        `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`,
-      );
-    },
-  }),
-);
+app.use(limitBody(MAX_BODY_BYTES));
 mountService(app, authService, impl, { authorize });
 
 /** What the other workers call over their AUTH service binding (GetMe checks a token's user). */

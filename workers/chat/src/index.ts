@@ -1,4 +1,3 @@
-import { bodyLimit } from 'hono/body-limit';
 import { tokenOf } from '../../../shared/auth/authorize';
 import { authorizeViaAuth } from '../../../shared/auth/authorize-via-auth';
 import type { Principal } from '../../../shared/auth/roles';
@@ -6,6 +5,7 @@ import { chatService } from '../../../shared/contracts/chat';
 import { knowledgeService } from '../../../shared/contracts/knowledge';
 import { AppError } from '../../../shared/errors/app-error';
 import { createModelClient } from '../../../shared/model/client';
+import { limitBody } from '../../../shared/module/body-limit';
 import { createModuleApp, moduleName } from '../../../shared/module/module-app';
 import { mountService, rpcClient, type ServiceImpl } from '../../../shared/service';
 import { answer, MODEL_FAILED } from './answer';
@@ -58,18 +58,7 @@ const impl: ServiceImpl<typeof chatService, ChatEnv, Principal> = {
 const MAX_BODY_BYTES = 64 * 1024;
 
 const app = createModuleApp<{ Bindings: ChatEnv }>(CHAT_MODULE);
-app.use(
-  bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: () => {
-      throw new AppError(
-        413,
-        'body_too_large',
-        `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`,
-      );
-    },
-  }),
-);
+app.use(limitBody(MAX_BODY_BYTES));
 mountService(app, chatService, impl, {
   authorize: authorizeViaAuth<ChatEnv>((env) => chatConfig(env).verification),
   // A stream that breaks in an unforeseen way still ends with the spec's error message.

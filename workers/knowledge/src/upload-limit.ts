@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { limitBody } from '../../../shared/module/body-limit';
 import { knowledgeConfig } from './config';
 import { tooLarge } from './handlers/upload';
 
@@ -9,10 +9,5 @@ const MULTIPART_OVERHEAD = 64 * 1024;
 /** Refuses an upload over the size limit with 413 before a byte of it is parsed. */
 export const uploadLimit: MiddlewareHandler<{ Bindings: KnowledgeEnv }> = (c, next) => {
   const limit = knowledgeConfig(c.env).ingest.maxUploadBytes;
-  return bodyLimit({
-    maxSize: limit + MULTIPART_OVERHEAD,
-    onError: () => {
-      throw tooLarge(limit);
-    },
-  })(c, next);
+  return limitBody(limit + MULTIPART_OVERHEAD, () => tooLarge(limit))(c, next);
 };
