@@ -1,8 +1,7 @@
 import { env, exports } from 'cloudflare:workers';
-import { sql } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ENGLISH_POLICY_FIXTURE, makeTextPdf } from '../../dev/fixtures/pdf-builder';
-import { openDatabase } from '../../shared/db/database';
+import { storedCounts } from '../helpers/database';
 
 const stack = inject('stack');
 const BASE = 'http://kb.test';
@@ -31,20 +30,7 @@ function upload(bytes: Uint8Array, name: string) {
   return call('/moduleknowledge/upload', { method: 'POST', body: form });
 }
 
-async function counts() {
-  const { db, close } = openDatabase(
-    { url: stack.databaseUrl, wsProxy: stack.databaseWsProxy },
-    {},
-  );
-  try {
-    const { rows } = await db.execute<{ files: number; chunks: number; pages: number }>(sql`
-      select (select count(*)::int from files) as files, (select count(*)::int from chunks) as chunks,
-             (select count(*)::int from file_pages) as pages`);
-    return { ...rows[0]!, objects: (await env.FILES.list()).objects.length };
-  } finally {
-    await close();
-  }
-}
+const counts = () => storedCounts(env.FILES);
 
 beforeAll(async () => {
   const res = await exports.default.fetch(

@@ -55,3 +55,14 @@ export async function restoreUserRow(row: UserRow): Promise<void> {
         created_at = excluded.created_at, updated_at = excluded.updated_at`),
   );
 }
+
+/**
+ * What knowledge has stored: file, page and chunk rows, and objects in its bucket. Tests take
+ * it before and after a failure to show that nothing was left behind.
+ */
+export async function storedCounts(bucket: R2Bucket) {
+  const [rows] = await queryRows<{ files: number; chunks: number; pages: number }>(sql`
+    select (select count(*)::int from files) as files, (select count(*)::int from chunks) as chunks,
+           (select count(*)::int from file_pages) as pages`);
+  return { ...rows!, objects: (await bucket.list()).objects.length };
+}

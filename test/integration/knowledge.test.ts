@@ -11,6 +11,7 @@ import {
   makeTextPdf,
 } from '../../dev/fixtures/pdf-builder';
 import { openDatabase } from '../../shared/db/database';
+import { storedCounts } from '../helpers/database';
 import { nearestChunksQuery } from '../../workers/knowledge/src/store/files';
 
 const stack = inject('stack');
@@ -53,21 +54,7 @@ async function query(params: Record<string, string>): Promise<Match[]> {
   return (await res.json<{ data: Match[] }>()).data;
 }
 
-async function counts() {
-  const { db, close } = openDatabase(
-    { url: stack.databaseUrl, wsProxy: stack.databaseWsProxy },
-    {},
-  );
-  try {
-    const { rows } = await db.execute<{ files: number; chunks: number; pages: number }>(sql`
-      select (select count(*)::int from files) as files, (select count(*)::int from chunks) as chunks,
-             (select count(*)::int from file_pages) as pages`);
-    const objects = (await env.FILES.list()).objects.length;
-    return { ...rows[0]!, objects };
-  } finally {
-    await close();
-  }
-}
+const counts = () => storedCounts(env.FILES);
 
 const control = (path: string, body?: unknown) =>
   fetch(`${stack.modelControlUrl}${path}`, {
