@@ -14,6 +14,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { stats, type Stats } from './stats.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -47,31 +48,6 @@ const deadline = setTimeout(
   RUN_DEADLINE_MS,
 );
 deadline.unref();
-
-interface Stats {
-  n: number;
-  median_ms: number;
-  p95_ms: number;
-  min_ms: number;
-  max_ms: number;
-  mean_ms: number;
-}
-
-function stats(samples: number[]): Stats {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
-  const mid = Math.floor(sorted.length / 2);
-  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-  const round = (ms: number) => Math.round(ms * 1000) / 1000;
-  return {
-    n: sorted.length,
-    median_ms: round(median),
-    p95_ms: round(at(0.95)),
-    min_ms: round(sorted[0]!),
-    max_ms: round(sorted[sorted.length - 1]!),
-    mean_ms: round(sorted.reduce((sum, v) => sum + v, 0) / sorted.length),
-  };
-}
 
 async function request(pathname: string, init: RequestInit = {}): Promise<Response> {
   return fetch(new URL(pathname, base), {

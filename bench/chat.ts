@@ -8,7 +8,8 @@ import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { ENGLISH_POLICY_FIXTURE, makeTextPdf } from '../dev/fixtures/pdf-builder.ts';
 import { launchDev } from '../dev/stack/launch-dev.ts';
-import { chat, login, percentiles, upload } from './client.ts';
+import { chat, login, upload } from './client.ts';
+import { stats } from './stats.ts';
 
 const SEQUENTIAL = 60;
 const CONCURRENT = 50;
@@ -42,9 +43,9 @@ try {
     machine: { cpus: cpus().length, node: process.version },
     model: 'offline endpoint, 0 ms between chunks',
     sequential: {
-      firstByteMs: percentiles(sequential.map((r) => r.firstByteMs)),
-      firstAnswerChunkMs: percentiles(sequential.flatMap((r) => r.firstAnswerMs ?? [])),
-      totalMs: percentiles(sequential.map((r) => r.totalMs)),
+      firstByteMs: stats(sequential.map((r) => r.firstByteMs)),
+      firstAnswerChunkMs: stats(sequential.flatMap((r) => r.firstAnswerMs ?? [])),
+      totalMs: stats(sequential.map((r) => r.totalMs)),
       notDone: sequential.filter((r) => r.ending !== 'done').length,
     },
     concurrent: {
@@ -52,17 +53,17 @@ try {
       wallMs: Math.round(concurrentMs),
       done: concurrent.filter((r) => r.ending === 'done').length,
       errors: concurrent.filter((r) => r.ending !== 'done').length,
-      firstAnswerChunkMs: percentiles(concurrent.flatMap((r) => r.firstAnswerMs ?? [])),
+      firstAnswerChunkMs: stats(concurrent.flatMap((r) => r.firstAnswerMs ?? [])),
     },
   };
   await mkdir('bench-results', { recursive: true });
   await writeFile('bench-results/chat.json', `${JSON.stringify(results, null, 2)}\n`);
   const s = results.sequential;
   console.log(`chat (${SEQUENTIAL} sequential, zero-latency model)
-  first SSE byte        median ${s.firstByteMs.median} ms   p95 ${s.firstByteMs.p95} ms
-  first answer chunk    median ${s.firstAnswerChunkMs.median} ms   p95 ${s.firstAnswerChunkMs.p95} ms
-  whole stream          median ${s.totalMs.median} ms   p95 ${s.totalMs.p95} ms
-  ${CONCURRENT} concurrent streams: ${results.concurrent.done} done, ${results.concurrent.errors} errors, ${results.concurrent.wallMs} ms wall, first answer chunk p95 ${results.concurrent.firstAnswerChunkMs.p95} ms
+  first SSE byte        median ${s.firstByteMs.median_ms} ms   p95 ${s.firstByteMs.p95_ms} ms
+  first answer chunk    median ${s.firstAnswerChunkMs.median_ms} ms   p95 ${s.firstAnswerChunkMs.p95_ms} ms
+  whole stream          median ${s.totalMs.median_ms} ms   p95 ${s.totalMs.p95_ms} ms
+  ${CONCURRENT} concurrent streams: ${results.concurrent.done} done, ${results.concurrent.errors} errors, ${results.concurrent.wallMs} ms wall, first answer chunk p95 ${results.concurrent.firstAnswerChunkMs.p95_ms} ms
 results: bench-results/chat.json`);
   if (results.concurrent.errors > 0 || s.notDone > 0) process.exitCode = 1;
 } finally {

@@ -96,18 +96,3 @@ export async function chat(base: string, token: string, prompt: string): Promise
   }
   return { status: 200, firstByteMs, firstAnswerMs, totalMs: performance.now() - started, ending };
 }
-
-export function percentiles(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) =>
-    sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-  return {
-    n: sorted.length,
-    median: round(at(0.5)),
-    p95: round(at(0.95)),
-    p99: round(at(0.99)),
-    max: round(sorted.at(-1) ?? NaN),
-  };
-}
-
-const round = (x: number) => Math.round(x * 10) / 10;

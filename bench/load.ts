@@ -9,7 +9,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeTextPdf } from '../dev/fixtures/pdf-builder.ts';
 import { launchDev } from '../dev/stack/launch-dev.ts';
-import { chat, login, percentiles, upload } from './client.ts';
+import { chat, login, upload } from './client.ts';
+import { stats } from './stats.ts';
 
 const { values } = parseArgs({
   options: {
@@ -116,7 +117,7 @@ try {
     wallSeconds: Math.round(wallSeconds),
     completed: Object.fromEntries(Object.entries(latencies).map(([k, v]) => [k, v.length])),
     statuses,
-    latencyMs: Object.fromEntries(Object.entries(latencies).map(([k, v]) => [k, percentiles(v)])),
+    latencyMs: Object.fromEntries(Object.entries(latencies).map(([k, v]) => [k, stats(v)])),
     uploadsStored: stored.length,
     uploadsLost: lost.length,
     fiveHundreds,
@@ -129,7 +130,7 @@ try {
   for (const kind of ['chat', 'upload', 'login'] as const) {
     const p = results.latencyMs[kind]!;
     console.log(
-      `  ${kind.padEnd(7)} ${String(p.n).padStart(5)} done   median ${p.median} ms  p95 ${p.p95} ms  p99 ${p.p99} ms   statuses ${JSON.stringify(statuses[kind])}`,
+      `  ${kind.padEnd(7)} ${String(p.n).padStart(5)} done   median ${p.median_ms} ms  p95 ${p.p95_ms} ms  p99 ${p.p99_ms} ms   statuses ${JSON.stringify(statuses[kind])}`,
     );
   }
   console.log(

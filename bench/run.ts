@@ -39,6 +39,7 @@ import { launchDev } from '../dev/stack/launch-dev.ts';
 import { LOCAL_ADMIN } from '../dev/stack/seed.ts';
 import { CONSTANT_WEIGHT, embedText } from '../dev/stack/offline-model/lexical.ts';
 import { makeCorpus, makeQuestions } from './corpus.ts';
+import { stats, type Stats } from './stats.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SECTIONS = ['ingest', 'query'] as const;
@@ -120,31 +121,7 @@ process.on('SIGTERM', () => void exitWith(143, 'terminated'));
 // ---------------------------------------------------------------------------------------------
 // Statistics and output
 
-interface Stats {
-  n: number;
-  median_ms: number;
-  p95_ms: number;
-  min_ms: number;
-  max_ms: number;
-  mean_ms: number;
-}
-
 const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
-
-function stats(samples: number[]): Stats {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
-  const mid = Math.floor(sorted.length / 2);
-  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-  return {
-    n: sorted.length,
-    median_ms: round(median),
-    p95_ms: round(at(0.95)),
-    min_ms: round(sorted[0]!),
-    max_ms: round(sorted[sorted.length - 1]!),
-    mean_ms: round(sorted.reduce((sum, v) => sum + v, 0) / sorted.length),
-  };
-}
 
 function table(header: string[], lines: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
