@@ -224,8 +224,10 @@ class ClientSession {
   private async forward(message: Buffer): Promise<void> {
     await this.db.runExclusive(() =>
       this.db.execProtocolRawStream(new Uint8Array(message), {
+        // `data` is a view of PGlite's WebAssembly memory, which its next output overwrites:
+        // a write the socket cannot take at once would send those later bytes. Copy first.
         onRawData: (data) => {
-          if (data.length > 0 && this.socket.writable) this.socket.write(data);
+          if (data.length > 0 && this.socket.writable) this.socket.write(Buffer.from(data));
         },
       }),
     );
