@@ -23,7 +23,7 @@ if (!admin.username || !admin.password) {
 
 for (const url of urls as string[]) {
   const database = await startDatabase({ externalUrl: url });
-  const settings = { url: database.databaseUrl, wsProxy: database.wsProxy };
+  const settings = { url: database.databaseUrl, proxy: database.proxy };
   try {
     await applyMigrations(settings);
     const seeded = url === authUrl ? (await runSeeds(settings, admin)).admin : undefined;

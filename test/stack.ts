@@ -3,7 +3,7 @@ export interface TestStack {
   /** postgres:// URL of the local database front (or of DATABASE_URL when one is set). */
   databaseUrl: string;
   /** host:port of the WebSocket relay the Neon driver goes through; empty for Neon itself. */
-  databaseWsProxy: string;
+  databaseProxy: string;
   /** Base URL (…/v1) of the OpenAI-compatible model endpoint. */
   modelBaseUrl: string;
   /** Base URL of that endpoint's test controls (record requests, fail on demand). */

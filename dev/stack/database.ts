@@ -2,16 +2,16 @@ import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { startSessionFront } from './session-front.ts';
-import { startWsRelay, type WsRelay } from './ws-relay.ts';
+import { startNeonProxy, type NeonProxy } from './neon-proxy.ts';
 
 export interface RunningDatabase {
   /** What the workers get as DATABASE_URL. */
   databaseUrl: string;
-  /** What the workers get as DATABASE_WS_PROXY: the relay, or '' when the driver goes to Neon. */
-  wsProxy: string;
+  /** What the workers get as DATABASE_PROXY: the local Neon proxy stand-in, or '' when the driver goes to Neon. */
+  proxy: string;
   /** For the start-up banner, without credentials. */
   description: string;
-  /** Takes the database away from the workers (its relay stops) and brings it back. */
+  /** Takes the database away from the workers (its proxy stops) and brings it back. */
   suspend(): Promise<void>;
   resume(): Promise<void>;
   close(): Promise<void>;
@@ -19,8 +19,8 @@ export interface RunningDatabase {
 
 /**
  * The database the local stack talks to: a given DATABASE_URL when there is one (Neon
- * directly, any other Postgres through the local relay), otherwise PGlite with pgvector,
- * persisted in `dataDir` (or in memory), behind the per-session front and the relay.
+ * directly, any other Postgres through the local proxy), otherwise PGlite with pgvector,
+ * persisted in `dataDir` (or in memory), behind the transaction-pooling front and the proxy.
  */
 export async function startDatabase(options: {
   externalUrl?: string;
@@ -34,9 +34,9 @@ async function startEmbedded(dataDir: string | undefined): Promise<RunningDataba
   if (dataDir) await mkdir(dataDir, { recursive: true });
   const pg = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { vector } });
   const front = await startSessionFront(pg);
-  let relay: WsRelay;
+  let proxy: NeonProxy;
   try {
-    relay = await startWsRelay({ allowed: [`${front.host}:${front.port}`] });
+    proxy = await startNeonProxy({ allowed: [`${front.host}:${front.port}`] });
   } catch (err) {
     await front.close();
     await pg.close();
@@ -44,12 +44,12 @@ async function startEmbedded(dataDir: string | undefined): Promise<RunningDataba
   }
   return {
     databaseUrl: `postgres://postgres@${front.host}:${front.port}/postgres`,
-    wsProxy: relay.address,
-    description: `PGlite + pgvector (${dataDir ?? 'in memory'}) on ${front.host}:${front.port}, relay ws://${relay.address}`,
-    suspend: () => relay.suspend(),
-    resume: () => relay.resume(),
+    proxy: proxy.address,
+    description: `PGlite + pgvector (${dataDir ?? 'in memory'}) on ${front.host}:${front.port}, proxy http://${proxy.address}`,
+    suspend: () => proxy.suspend(),
+    resume: () => proxy.resume(),
     async close() {
-      await relay.close();
+      await proxy.close();
       await front.close();
       // close() checkpoints and flushes the data folder, so a restart finds every row.
       await pg.close();
@@ -68,20 +68,20 @@ async function useExternal(databaseUrl: string): Promise<RunningDatabase> {
     const refuse = () => Promise.reject(new Error('Neon cannot be suspended from here'));
     return {
       databaseUrl,
-      wsProxy: '',
+      proxy: '',
       description: `Neon ${safe}`,
       suspend: refuse,
       resume: refuse,
       close: async () => {},
     };
   }
-  const relay = await startWsRelay({ allowed: [`${url.hostname}:${url.port || '5432'}`] });
+  const proxy = await startNeonProxy({ allowed: [`${url.hostname}:${url.port || '5432'}`] });
   return {
     databaseUrl,
-    wsProxy: relay.address,
-    description: `Postgres ${safe} through relay ws://${relay.address}`,
-    suspend: () => relay.suspend(),
-    resume: () => relay.resume(),
-    close: () => relay.close(),
+    proxy: proxy.address,
+    description: `Postgres ${safe} through the local proxy http://${proxy.address}`,
+    suspend: () => proxy.suspend(),
+    resume: () => proxy.resume(),
+    close: () => proxy.close(),
   };
 }

@@ -11,7 +11,7 @@ export interface LocalStack {
   /** The first super admin (local defaults unless ADMIN_USERNAME / ADMIN_PASSWORD are set). */
   admin: { username: string; password: string };
   model: RunningModel;
-  /** The settings every module worker receives (DSNs, relay, model endpoint). */
+  /** The settings every module worker receives (DSNs, database proxy, model endpoint). */
   workerEnv: Record<string, string>;
   close(): Promise<void>;
 }
@@ -40,7 +40,7 @@ export async function startLocalStack(options: {
     throw new StartupError(`cannot open the database: ${describeError(err)}`, { cause: err });
   }
   try {
-    await applyMigrations({ url: database.databaseUrl, wsProxy: database.wsProxy });
+    await applyMigrations({ url: database.databaseUrl, proxy: database.proxy });
   } catch (err) {
     await database.close();
     throw new StartupError(`cannot migrate the database: ${describeError(err)}`, {
@@ -52,7 +52,7 @@ export async function startLocalStack(options: {
     password: env.ADMIN_PASSWORD || LOCAL_ADMIN.password,
   };
   try {
-    await runSeeds({ url: database.databaseUrl, wsProxy: database.wsProxy }, admin);
+    await runSeeds({ url: database.databaseUrl, proxy: database.proxy }, admin);
   } catch (err) {
     await database.close();
     throw new StartupError(`cannot set up the database: ${describeError(err)}`, { cause: err });
@@ -74,7 +74,9 @@ export async function startLocalStack(options: {
     // Locally both modules share one database; separate DSNs are for deployments.
     AUTH_DATABASE_URL: database.databaseUrl,
     KNOWLEDGE_DATABASE_URL: database.databaseUrl,
-    DATABASE_WS_PROXY: database.wsProxy,
+    DATABASE_PROXY: database.proxy,
+    // Under wrangler dev any client can send CF-Connecting-IP: it is not the client's address.
+    TRUST_CF_CONNECTING_IP: 'false',
     AUTH_PRIVATE_KEY: keys.privateJwk,
     AUTH_PUBLIC_KEYS: keys.publicJwks,
     MODEL_BASE_URL: model.baseUrl,

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { neonConfig } from '@neondatabase/serverless';
 import { migrate } from 'drizzle-orm/neon-serverless/migrator';
 import ws from 'ws';
-import { openDatabase, type DatabaseSettings } from '../../shared/db/database.ts';
+import { openPool, type DatabaseSettings } from '../../shared/db/database.ts';
 
 const MIGRATIONS = path.resolve(import.meta.dirname, '../../migrations');
 
@@ -12,7 +12,7 @@ const MIGRATIONS = path.resolve(import.meta.dirname, '../../migrations');
  */
 export async function applyMigrations(settings: DatabaseSettings): Promise<void> {
   neonConfig.webSocketConstructor = ws;
-  const { db, close } = openDatabase(settings, {});
+  const { db, close } = openPool(settings, {});
   try {
     await migrate(db, { migrationsFolder: MIGRATIONS });
   } finally {

@@ -1,6 +1,6 @@
 import { neonConfig } from '@neondatabase/serverless';
 import ws from 'ws';
-import { openDatabase, type DatabaseSettings } from '../../shared/db/database.ts';
+import { openPool, type DatabaseSettings } from '../../shared/db/database.ts';
 import { seedFirstSuperAdmin, type AdminCredentials } from '../../workers/auth/src/db/seed.ts';
 
 /** Local defaults for the first super admin; documented in the README, local only. */
@@ -9,7 +9,7 @@ export const LOCAL_ADMIN: AdminCredentials = { username: 'admin', password: 'adm
 /** Runs every module's database set-up step. Today: auth's first super admin. */
 export async function runSeeds(settings: DatabaseSettings, admin: AdminCredentials) {
   neonConfig.webSocketConstructor = ws;
-  const { db, close } = openDatabase(settings, {});
+  const { db, close } = openPool(settings, {});
   try {
     return { admin: await seedFirstSuperAdmin(db, admin) };
   } finally {

@@ -34,7 +34,7 @@ await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
 process.stdout.write(
   `KBCHAT_STACK ${JSON.stringify({
     databaseUrl: stack.database.databaseUrl,
-    databaseWsProxy: stack.database.wsProxy,
+    databaseProxy: stack.database.proxy,
     modelBaseUrl: stack.model.baseUrl,
     modelControlUrl: stack.model.controlUrl,
     stackControlUrl: `http://127.0.0.1:${(control.address() as AddressInfo).port}`,

@@ -11,8 +11,12 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 // Small embedding batches in tests, so that a few-page PDF already takes several model
 // requests (batching, and failures half-way through a file, get exercised).
+// Auth trusts CF-Connecting-IP as it does on Cloudflare, where the edge sets it: the tests send
+// one address per test, as clients behind different addresses would come (so tests that fail
+// logins on purpose never throttle each other).
 const TEST_OVERRIDES: Partial<Record<ModuleFolder, Record<string, string>>> = {
   knowledge: { EMBEDDING_BATCH_INPUTS: '4' },
+  auth: { TRUST_CF_CONNECTING_IP: 'true' },
 };
 
 /**

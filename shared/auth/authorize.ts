@@ -4,6 +4,7 @@ import type { TokenVerification } from '../config/token-config';
 import { AppError } from '../errors/app-error';
 import { importVerificationKeys, type VerificationKey } from './keys';
 import { GUEST, type Principal } from './roles';
+import { SessionGate, type SessionClaim } from './session';
 import { verifyToken } from './verify-token';
 
 /** What a caller hands over a service binding so the callee can check it (RPC `identity`). */
@@ -14,14 +15,17 @@ export interface RpcIdentity {
 export interface AuthorizeOptions<Bindings> {
   verification: (env: Bindings) => TokenVerification;
   /**
-   * The user behind a valid token as it is NOW (fresh role), or undefined when the user was
-   * deleted or disabled: a still-valid token of such a user is refused.
+   * The explicit check that a token's session is current (the user exists, is not disabled,
+   * and their sessions have not been ended since the token was issued); throws 401 if not.
+   * Runs only when no statement of the call made the check already (see SessionGate).
    */
-  currentUser: (
+  checkSession: (
     access: AccessRequest<Bindings>,
-    principal: Principal,
+    claim: SessionClaim,
     token: string,
-  ) => Promise<Principal | undefined>;
+  ) => Promise<void>;
+  /** Start that check at once, to overlap the call's own work (a worker without a database). */
+  eager?: boolean;
 }
 
 /**
@@ -30,6 +34,10 @@ export interface AuthorizeOptions<Bindings> {
  * those roles. The token comes from `Authorization: Bearer …`, else the form value `t` (query
  * string or form body). Refusals are the spec's plain-text 401 `Unauthorised` / 403
  * `Access denied`; the reason goes to the log only.
+ *
+ * The token is verified here (signature, claims); whether its session is still current is
+ * settled before the call answers, by the SessionGate on the principal. The role in a valid
+ * token is current: changing a role ends the user's sessions.
  */
 export function createAuthorize<Bindings>(
   options: AuthorizeOptions<Bindings>,
@@ -43,11 +51,17 @@ export function createAuthorize<Bindings>(
       issuer: settings.issuer,
       audience: settings.audience,
       keys: await verificationKeys(settings.publicKeys),
+      maxLifetimeSeconds: settings.maxLifetimeSeconds,
     });
     if (!checked.ok) throw unauthorised(checked.reason);
-    const user = await options.currentUser(access, checked.principal, token);
-    if (!user) throw unauthorised('user deleted or disabled');
+    const session = new SessionGate(checked.claim, () =>
+      options.checkSession(access, checked.claim, token),
+    );
+    if (options.eager) session.start();
+    const user: Principal = { ...checked.principal, session };
     if (access.roles && !access.roles.includes(user.role)) {
+      // The spec's order: a token that does not stand (an ended session) is 401 before 403.
+      await session.ensure();
       throw accessDenied(`role ${user.role} not in ${access.roles.join(',')}`);
     }
     return user;

@@ -1,3 +1,5 @@
+import type { SessionGate } from './session';
+
 /** The two roles of the service; the spec derives them from the super-admin flag. */
 export const ROLES = ['USER', 'SUPER_ADMIN'] as const;
 export type Role = (typeof ROLES)[number];
@@ -12,4 +14,6 @@ export interface Principal {
   id: string;
   username: string;
   role: Role;
+  /** Holds the answer until the token's session is known to be current (session.ts). */
+  session?: SessionGate;
 }

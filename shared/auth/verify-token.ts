@@ -1,11 +1,14 @@
 import { errors, jwtVerify, type JWTPayload } from 'jose';
 import { ROLES, type Principal, type Role } from './roles';
 import { TOKEN_ALGORITHM, type VerificationKey } from './keys';
+import type { SessionClaim } from './session';
 
 export interface TokenPolicy {
   issuer: string;
   audience: string;
   keys: VerificationKey[];
+  /** The longest lifetime auth gives a token; a token that claims more is forged. */
+  maxLifetimeSeconds: number;
 }
 
 /** Why a token was refused: for logs and tests only; the wire always says `Unauthorised`. */
@@ -18,10 +21,11 @@ export type TokenFailure =
   | 'not_yet_valid'
   | 'bad_claims';
 
-export type TokenCheck = { ok: true; principal: Principal } | { ok: false; reason: TokenFailure };
+export type TokenCheck =
+  { ok: true; principal: Principal; claim: SessionClaim } | { ok: false; reason: TokenFailure };
 
 // Allowed clock difference between the signer and the verifiers.
-const CLOCK_TOLERANCE_SECONDS = 30;
+const CLOCK_TOLERANCE_SECONDS = 60;
 
 /** Verifies signature, algorithm, expiry, not-before, issuer and audience, then the claims. */
 export async function verifyToken(token: string, policy: TokenPolicy): Promise<TokenCheck> {
@@ -42,14 +46,35 @@ export async function verifyToken(token: string, policy: TokenPolicy): Promise<T
         requiredClaims: ['sub', 'exp', 'iat'],
       },
     );
+    if (!plausibleTimes(payload, policy.maxLifetimeSeconds))
+      return { ok: false, reason: 'bad_claims' };
     const principal = principalOf(payload);
-    return principal ? { ok: true, principal } : { ok: false, reason: 'bad_claims' };
+    const epoch = (payload as { epoch?: unknown }).epoch;
+    if (!principal || !Number.isSafeInteger(epoch) || (epoch as number) < 0) {
+      return { ok: false, reason: 'bad_claims' };
+    }
+    return {
+      ok: true,
+      principal,
+      claim: { userId: principal.id, epoch: epoch as number, role: principal.role },
+    };
   } catch (err) {
     return { ok: false, reason: failureOf(err) };
   }
 }
 
 class UnknownKey extends Error {}
+
+/**
+ * Issued no later than now (give or take the clock tolerance) and valid no longer than auth
+ * issues tokens for: a token "issued tomorrow" or valid for years was not made by auth.
+ */
+function plausibleTimes(payload: JWTPayload, maxLifetimeSeconds: number): boolean {
+  const now = Math.floor(Date.now() / 1000);
+  const { iat, exp } = payload;
+  if (typeof iat !== 'number' || typeof exp !== 'number') return false;
+  return iat <= now + CLOCK_TOLERANCE_SECONDS && exp - iat <= maxLifetimeSeconds;
+}
 
 function failureOf(err: unknown): TokenFailure {
   if (err instanceof UnknownKey) return 'unknown_key';

@@ -10,12 +10,12 @@ export function databaseConfig(ownVariable: string): z.ZodType<DatabaseSettings>
       const vars = env as Record<string, string | undefined>;
       return {
         url: databaseUrl(vars[ownVariable], vars.DATABASE_URL),
-        wsProxy: vars.DATABASE_WS_PROXY,
+        proxy: vars.DATABASE_PROXY,
       };
     },
     z.object({
       url: z.string({ error: missing }).regex(/^postgres(ql)?:\/\/\S+$/, { error: missing }),
-      wsProxy: optionalString(),
+      proxy: optionalString(),
     }),
   );
 }

@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { optionalString } from './load-config';
+import { optionalString, positiveInt } from './load-config';
 
 export interface TokenVerification {
   /** AUTH_PUBLIC_KEYS: a JWKS (JSON) of every public key whose tokens are accepted. */
   publicKeys: string;
   issuer: string;
   audience: string;
+  /** TOKEN_TTL_SECONDS: the lifetime auth gives tokens, the most any token may claim. */
+  maxLifetimeSeconds: number;
 }
 
 const jwks = z
@@ -28,9 +30,11 @@ export const tokenVerificationConfig = z
     AUTH_PUBLIC_KEYS: z.preprocess((v) => (v === '' ? undefined : v), jwks),
     AUTH_ISSUER: optionalString(),
     AUTH_AUDIENCE: optionalString(),
+    TOKEN_TTL_SECONDS: positiveInt(12 * 60 * 60),
   })
   .transform((env): TokenVerification => ({
     publicKeys: env.AUTH_PUBLIC_KEYS,
     issuer: env.AUTH_ISSUER ?? 'kbchat',
     audience: env.AUTH_AUDIENCE ?? 'kbchat',
+    maxLifetimeSeconds: env.TOKEN_TTL_SECONDS,
   }));

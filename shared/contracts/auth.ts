@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ROLES } from '../auth/roles';
 import { defineService, enumOf, method } from '../service';
 import { ModuleHealth } from './common';
+import { Username } from './username';
 
 export const Role = enumOf(ROLES);
 
@@ -9,7 +10,6 @@ export const Role = enumOf(ROLES);
 const PRINTABLE = /^[^\p{Cc}\p{Cs}]*$/u;
 const NOT_PRINTABLE = 'must not contain control characters';
 
-const Username = z.string().trim().min(3).max(50).regex(PRINTABLE, NOT_PRINTABLE);
 const Password = z.string().min(8).max(128);
 
 export const User = z.object({
@@ -45,7 +45,8 @@ export const authService = defineService({
     }),
     PostLogin: method({
       doc: `Logs in. Unknown user, wrong password and disabled user all answer the same 401.
-Five failures in a minute per username or client address answer 429 with Retry-After.
+Too many failures answer 429 with Retry-After: per username and client address, per address,
+and (from addresses the user has not logged in from) per username with a growing delay.
 @role(guest)`,
       params: {
         body: z.object({
@@ -65,10 +66,16 @@ Five failures in a minute per username or client address answer 429 with Retry-A
       output: User,
     }),
     PutPassword: method({
-      doc: 'Changes the current user’s own password.',
+      doc: `Changes the current user’s own password. Every session of the user ends, this one
+included; the answer carries a new token for it. Wrong old passwords count against the login
+throttle (429 with Retry-After).`,
       params: {
         body: z.object({ old_password: z.string().min(1).max(128), new_password: Password }),
       },
+      output: Login,
+    }),
+    PostLogoutAll: method({
+      doc: 'Logs the current user out everywhere: every token of theirs stops working at once.',
     }),
     ListUsers: method({
       doc: 'Every user, oldest first, a page at a time. @role(SUPER_ADMIN)',
@@ -95,7 +102,8 @@ Five failures in a minute per username or client address answer 429 with Retry-A
       output: ManagedUser,
     }),
     PutUserRole: method({
-      doc: 'Sets or clears the super-admin flag. The last active super admin stays. @role(SUPER_ADMIN)',
+      doc: `Sets or clears the super-admin flag; a change ends the user's sessions. The last
+active super admin stays. @role(SUPER_ADMIN)`,
       params: { body: z.object({ user_id: z.uuid(), super_admin: z.boolean() }) },
       output: ManagedUser,
     }),
@@ -105,8 +113,12 @@ Five failures in a minute per username or client address answer 429 with Retry-A
       output: ManagedUser,
     }),
     PutUserPassword: method({
-      doc: 'Resets a user’s password. @role(SUPER_ADMIN)',
+      doc: 'Resets a user’s password; their sessions end. @role(SUPER_ADMIN)',
       params: { body: z.object({ user_id: z.uuid(), password: Password }) },
+    }),
+    PostUserLogoutAll: method({
+      doc: 'Ends every session of a user: their tokens stop working at once. @role(SUPER_ADMIN)',
+      params: { body: z.object({ user_id: z.uuid() }) },
     }),
     DeleteUser: method({
       doc: 'Deletes a user. The last active super admin stays. @role(SUPER_ADMIN)',

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { DatabaseSettings } from './database';
-import { withDatabase } from './with-database';
+import { httpDatabase, type DatabaseSettings } from './database';
 
 export interface DatabaseHealth {
   ok: true;
@@ -10,21 +9,19 @@ export interface DatabaseHealth {
 }
 
 /** A real round trip: the server answers, and says whether pgvector is installed. */
-export function checkDatabase(
-  settings: DatabaseSettings,
-  waitUntil: (p: Promise<unknown>) => void,
-): Promise<DatabaseHealth> {
+export async function checkDatabase(settings: DatabaseSettings): Promise<DatabaseHealth> {
   const started = Date.now();
-  return withDatabase(settings, {}, waitUntil, async (db) => {
-    const { rows } = await db.execute<{ server_version: string; pgvector: string | null }>(sql`
-      select current_setting('server_version') as server_version,
-             (select extversion from pg_extension where extname = 'vector') as pgvector`);
-    const row = rows[0];
-    return {
-      ok: true as const,
-      latency_ms: Date.now() - started,
-      server_version: row?.server_version ?? 'unknown',
-      pgvector: row?.pgvector ?? null,
-    };
-  });
+  const { rows } = await httpDatabase(settings, {}).execute<{
+    server_version: string;
+    pgvector: string | null;
+  }>(sql`
+    select current_setting('server_version') as server_version,
+           (select extversion from pg_extension where extname = 'vector') as pgvector`);
+  const row = rows[0];
+  return {
+    ok: true as const,
+    latency_ms: Date.now() - started,
+    server_version: row?.server_version ?? 'unknown',
+    pgvector: row?.pgvector ?? null,
+  };
 }

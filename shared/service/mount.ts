@@ -21,6 +21,11 @@ export interface MountOptions<E extends Env = Env, Principal = unknown> {
    * Required when any route carries `@role`.
    */
   authorize?: Authorize<E['Bindings'], Principal>;
+  /**
+   * Runs after the implementation and before anything is answered, with what authorize
+   * returned; throw to refuse instead (a token whose session turned out to have ended).
+   */
+  settle?: (principal: unknown) => Promise<void>;
   /** Middlewares that routes pick by name with `@middleware(name)`. */
   middlewares?: Record<string, MiddlewareHandler<E>>;
   /**
@@ -170,8 +175,16 @@ function handle<E extends Env, Principal>(
 ): MiddlewareHandler<E> {
   const run = impl[route.name] as (params: unknown, ctx: unknown) => unknown;
   return async (c) => {
-    const params = validateParams(route, await readParams(route, c), 'http');
-    const result = await run(params, httpCallContext(c, route, service.name));
+    let result: unknown;
+    try {
+      const params = validateParams(route, await readParams(route, c), 'http');
+      result = await run(params, httpCallContext(c, route, service.name));
+    } catch (err) {
+      // A refusal of the caller (an ended session) comes before whatever else went wrong.
+      await options.settle?.(c.get('principal'));
+      throw err;
+    }
+    await options.settle?.(c.get('principal'));
     switch (route.response.kind) {
       case 'data':
         if (result === undefined) return c.body(null, 204);

@@ -65,6 +65,8 @@ export type RpcClientOf<S extends Service> = {
 export interface RpcOptions<Bindings = unknown, Principal = unknown> {
   /** The same hook as mountService's, called with `caller: { transport: 'rpc', identity }`. */
   authorize?: Authorize<Bindings, Principal>;
+  /** The same hook as mountService's: after the implementation, before the answer. */
+  settle?: (principal: unknown) => Promise<void>;
   /** HTTP handler for the entrypoint's `fetch`, e.g. the module's Hono app. */
   fetch?: (request: Request, env: Bindings, ctx: ExecutionContext) => Response | Promise<Response>;
 }
@@ -155,17 +157,26 @@ function callerOf<S extends Service, Bindings, Principal>(
         env,
         caller: { transport: 'rpc', identity: meta?.identity, fullMethod },
       });
-      const raw = params !== null && typeof params === 'object' ? params : {};
-      const valid = validateParams(route, raw as Record<string, unknown>, 'rpc');
-      const context = rpcCallContext({
-        route,
-        serviceName: service.name,
-        principal,
-        env,
-        ctx,
-        requestId,
-      });
-      return { ok: true, data: await run(valid, context) };
+      let data: unknown;
+      try {
+        const raw = params !== null && typeof params === 'object' ? params : {};
+        const valid = validateParams(route, raw as Record<string, unknown>, 'rpc');
+        const context = rpcCallContext({
+          route,
+          serviceName: service.name,
+          principal,
+          env,
+          ctx,
+          requestId,
+        });
+        data = await run(valid, context);
+      } catch (err) {
+        // A refusal of the caller (an ended session) comes before whatever else went wrong.
+        await options.settle?.(principal);
+        throw err;
+      }
+      await options.settle?.(principal);
+      return { ok: true, data };
     } catch (err) {
       return { ok: false, error: failureOf(err, service.name, route.name, requestId) };
     }

@@ -234,6 +234,8 @@ export async function claimsFor(user: {
   id: string;
   username: string;
   role: string;
+  /** The user's session epoch: 0 for a user whose sessions were never ended. */
+  epoch?: number;
 }): Promise<JWTPayload> {
   const { issuer, audience } = await stackKeys();
   const now = nowSeconds();
@@ -241,6 +243,7 @@ export async function claimsFor(user: {
     sub: user.id,
     username: user.username,
     role: user.role,
+    epoch: user.epoch ?? 0,
     iss: issuer,
     aud: audience,
     iat: now,

@@ -2,16 +2,13 @@
 // a test changed. Opens the database the way a worker does (see database-sessions.test.ts).
 import { sql, type SQL } from 'drizzle-orm';
 import { inject } from 'vitest';
-import { openDatabase } from '../../shared/db/database';
+import { openPool } from '../../shared/db/database';
 
-type Db = ReturnType<typeof openDatabase>['db'];
+type Db = ReturnType<typeof openPool>['db'];
 
 export async function withDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
   const stack = inject('stack');
-  const { db, close } = openDatabase(
-    { url: stack.databaseUrl, wsProxy: stack.databaseWsProxy },
-    {},
-  );
+  const { db, close } = openPool({ url: stack.databaseUrl, proxy: stack.databaseProxy }, {});
   try {
     return await work(db);
   } finally {
@@ -29,13 +26,14 @@ export interface UserRow extends Record<string, unknown> {
   password_hash: string;
   is_super_admin: boolean;
   disabled: boolean;
+  session_epoch: number;
   created_at: string;
   updated_at: string;
 }
 
 export async function userRow(id: string): Promise<UserRow | undefined> {
   const [row] = await queryRows<UserRow>(
-    sql`select id, username, password_hash, is_super_admin, disabled,
+    sql`select id, username, password_hash, is_super_admin, disabled, session_epoch,
                created_at::text as created_at, updated_at::text as updated_at
         from users where id = ${id}`,
   );
@@ -46,12 +44,15 @@ export async function userRow(id: string): Promise<UserRow | undefined> {
 export async function restoreUserRow(row: UserRow): Promise<void> {
   await withDb((db) =>
     db.execute(sql`
-      insert into users (id, username, password_hash, is_super_admin, disabled, created_at, updated_at)
+      insert into users (id, username, password_hash, is_super_admin, disabled, session_epoch,
+                         created_at, updated_at)
       values (${row.id}, ${row.username}, ${row.password_hash}, ${row.is_super_admin},
-              ${row.disabled}, ${row.created_at}::timestamptz, ${row.updated_at}::timestamptz)
+              ${row.disabled}, ${row.session_epoch}, ${row.created_at}::timestamptz,
+              ${row.updated_at}::timestamptz)
       on conflict (id) do update set
         username = excluded.username, password_hash = excluded.password_hash,
         is_super_admin = excluded.is_super_admin, disabled = excluded.disabled,
+        session_epoch = excluded.session_epoch,
         created_at = excluded.created_at, updated_at = excluded.updated_at`),
   );
 }

@@ -81,23 +81,35 @@ describe('roles on a @role(SUPER_ADMIN) route (GET /moduleauth/users)', () => {
     expect(await me.json()).toMatchObject({ data: { id, role: 'USER' } });
   });
 
-  it('the role is read fresh: promoted, the same token gets 200; demoted, 403', async () => {
+  it('a role change ends the user’s sessions: the old token is refused, a new one carries the new role', async () => {
     const user = await createUser();
     const token = await tokenFor(user.username, user.password);
     expect((await call('/moduleauth/users', { token })).status).toBe(403);
+    let promotedToken: string;
     try {
       const promoted = await setRole(user.id, true);
       expect(promoted.status).toBe(200);
       expect(await promoted.json()).toMatchObject({ data: { id: user.id, role: 'SUPER_ADMIN' } });
-      expect((await call('/moduleauth/users', { token })).status).toBe(200);
-      expect(await (await call('/moduleauth/me', { token })).json()).toMatchObject({
+      expect(await refusal(await call('/moduleauth/users', { token }))).toEqual(UNAUTHORISED);
+      promotedToken = await tokenFor(user.username, user.password);
+      expect((await call('/moduleauth/users', { token: promotedToken })).status).toBe(200);
+      expect(await (await call('/moduleauth/me', { token: promotedToken })).json()).toMatchObject({
         data: { role: 'SUPER_ADMIN' },
       });
+      // Setting the same role again is no change: the sessions stay.
+      expect((await setRole(user.id, true)).status).toBe(200);
+      expect((await call('/moduleauth/me', { token: promotedToken })).status).toBe(200);
     } finally {
       const demoted = await setRole(user.id, false);
       expect(demoted.status).toBe(200);
     }
-    expect(await refusal(await call('/moduleauth/users', { token }))).toEqual(ACCESS_DENIED);
+    expect(await refusal(await call('/moduleauth/users', { token: promotedToken }))).toEqual(
+      UNAUTHORISED,
+    );
+    const userAgain = await tokenFor(user.username, user.password);
+    expect(await refusal(await call('/moduleauth/users', { token: userAgain }))).toEqual(
+      ACCESS_DENIED,
+    );
   });
 });
 
@@ -261,7 +273,7 @@ describe('promoting, disabling, resetting and deleting', () => {
     expect(await down.json()).toMatchObject({ data: { id: user.id, role: 'USER' } });
   });
 
-  it('a disabled user cannot log in and their old token is refused; enabled, both work', async () => {
+  it('a disabled user cannot log in and their old token is refused; enabled, they log in again (the old token stays ended)', async () => {
     const user = await createUser();
     const token = await tokenFor(user.username, user.password);
     const off = await setDisabled(user.id, true);
@@ -273,7 +285,7 @@ describe('promoting, disabling, resetting and deleting', () => {
     const on = await setDisabled(user.id, false);
     expect(await on.json()).toMatchObject({ data: { disabled: false } });
     expect((await login(user.username, user.password)).status).toBe(200);
-    expect((await call('/moduleauth/me', { token })).status).toBe(200);
+    expect(await refusal(await call('/moduleauth/me', { token }))).toEqual(UNAUTHORISED);
   });
 
   it('reset password: the old one fails, the new one works', async () => {
@@ -333,7 +345,10 @@ describe('the last active super admin stays', () => {
     const d = await createUser({ superAdmin: true });
     const dToken = await tokenFor(d.username, d.password);
     expect((await setRole(d.id, false, dToken)).status).toBe(200);
-    expect((await call('/moduleauth/users', { token: dToken })).status).toBe(403);
+    // Stepping down ended d's sessions; as a USER again, d is refused the admin routes.
+    expect(await refusal(await call('/moduleauth/users', { token: dToken }))).toEqual(UNAUTHORISED);
+    const dAgain = await tokenFor(d.username, d.password);
+    expect((await call('/moduleauth/users', { token: dAgain })).status).toBe(403);
     for (const id of [a.id, b.id, d.id]) expect((await deleteUser(id)).status).toBe(204);
   });
 
@@ -424,7 +439,9 @@ describe('changing one’s own password', () => {
     expect((await problem(short)).errors!.map((e) => e.field)).toEqual(['new_password']);
 
     const ok = await putPassword(token, user.password, fresh);
-    expect(ok.status).toBe(204);
+    expect(ok.status).toBe(200);
+    const { data } = await ok.json<{ data: { token: string; expire: string } }>();
+    expect(data).toEqual({ token: expect.any(String), expire: expect.any(String) });
     expect(await refusal(await login(user.username, user.password))).toEqual(UNAUTHORISED);
     expect((await login(user.username, fresh)).status).toBe(200);
   });

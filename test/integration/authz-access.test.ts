@@ -155,7 +155,7 @@ describe("deleting another user's file", () => {
     await fileStillThere(aliceFile.id, bobToken);
   });
 
-  it('a super admin demoted to USER is refused at once (the role is read fresh by knowledge)', async () => {
+  it('a super admin demoted to USER is refused at once by knowledge: the old session ended, and as a USER it is 403', async () => {
     const former = await createUser({ superAdmin: true });
     cleanupUsers.push(former.id);
     const formerToken = await tokenFor(former.username, former.password);
@@ -164,7 +164,12 @@ describe("deleting another user's file", () => {
       method: 'DELETE',
       token: formerToken,
     });
-    expect(await refusal(res)).toEqual(ACCESS_DENIED);
+    expect(await refusal(res)).toEqual(UNAUTHORISED);
+    const asUser = await call(`/moduleknowledge/file?id=${aliceFile.id}`, {
+      method: 'DELETE',
+      token: await tokenFor(former.username, former.password),
+    });
+    expect(await refusal(asUser)).toEqual(ACCESS_DENIED);
     await fileStillThere(aliceFile.id, bobToken);
   });
 
@@ -199,6 +204,7 @@ describe('a USER and the @role(SUPER_ADMIN) routes', () => {
         'CreateUser',
         'DeleteUser',
         'ListUsers',
+        'PostUserLogoutAll',
         'PutUserPassword',
         'PutUserRole',
         'PutUserStatus',
@@ -238,6 +244,11 @@ describe('a USER and the @role(SUPER_ADMIN) routes', () => {
         path: '/moduleauth/user_password',
         method: 'PUT',
         json: { user_id: otherAdmin.id, password: 'taken-over-by-bob' },
+      },
+      PostUserLogoutAll: {
+        path: '/moduleauth/user_logout_all',
+        method: 'POST',
+        json: { user_id: otherAdmin.id },
       },
       DeleteUser: { path: `/moduleauth/user?user_id=${victim.id}`, method: 'DELETE' },
     };
@@ -324,6 +335,7 @@ describe('over RPC only the @grpc methods exist', () => {
     'PutUserRole',
     'PutUserStatus',
     'PutUserPassword',
+    'PostUserLogoutAll',
     'DeleteUser',
     'PostLogin',
     'PostSignup',
@@ -456,24 +468,28 @@ describe("a disabled user's still-valid token", () => {
     ).toMatchObject({ ok: false, error: { status: 401, code: 'unauthenticated' } });
   });
 
-  it('cannot log in; enabled again, the same token works everywhere', async () => {
+  it('cannot log in; enabled again, the old token stays ended and a new login works everywhere', async () => {
     const login = await call('/moduleauth/login', {
       json: { username: dora.username, password: dora.password },
     });
     expect(login.status).toBe(401);
     expect((await setDisabled(dora.id, false)).status).toBe(200);
     try {
+      expect(await refusal(await call('/moduleauth/me', { token: doraToken }))).toEqual(
+        UNAUTHORISED,
+      );
+      const fresh = await tokenFor(dora.username, dora.password);
       for (const path of [
         '/moduleauth/me',
         '/moduleknowledge/list',
         `/moduleknowledge/download?id=${doraFile.id}`,
       ]) {
-        const res = await call(path, { token: doraToken });
+        const res = await call(path, { token: fresh });
         expect(res.status, path).toBe(200);
         await res.arrayBuffer();
       }
       const chat = await call('/modulechat/chat', {
-        token: doraToken,
+        token: fresh,
         json: { prompt: 'Anything?', file_id: crypto.randomUUID() },
       });
       expect(chat.status).toBe(200);

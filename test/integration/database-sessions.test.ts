@@ -1,19 +1,19 @@
 import { exports } from 'cloudflare:workers';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openDatabase } from '../../shared/db/database';
+import { openPool } from '../../shared/db/database';
 
 // Through the real path a worker uses: Neon driver in workerd -> WebSocket relay -> the
-// per-session front -> PGlite (or DATABASE_URL's Postgres). Each `openDatabase` is what one
+// per-session front -> PGlite (or DATABASE_URL's Postgres). Each `openPool` is what one
 // request gets.
 const stack = inject('stack');
-const settings = { url: stack.databaseUrl, wsProxy: stack.databaseWsProxy };
+const settings = { url: stack.databaseUrl, proxy: stack.databaseProxy };
 const table = sql.identifier(`session_probe_${crypto.randomUUID().replaceAll('-', '')}`);
 
 class Rollback extends Error {}
 
-async function withDb<T>(fn: (db: ReturnType<typeof openDatabase>['db']) => Promise<T>) {
-  const { db, close } = openDatabase(settings, {});
+async function withDb<T>(fn: (db: ReturnType<typeof openPool>['db']) => Promise<T>) {
+  const { db, close } = openPool(settings, {});
   try {
     return await fn(db);
   } finally {
@@ -21,7 +21,7 @@ async function withDb<T>(fn: (db: ReturnType<typeof openDatabase>['db']) => Prom
   }
 }
 
-const count = (db: ReturnType<typeof openDatabase>['db']) =>
+const count = (db: ReturnType<typeof openPool>['db']) =>
   db.execute<{ n: number }>(sql`select count(*)::int as n from ${table}`).then((r) => r.rows[0]!.n);
 
 describe('database sessions through the local front, as through a pooler', () => {

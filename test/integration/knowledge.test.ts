@@ -10,7 +10,7 @@ import {
   makeScannedPdf,
   makeTextPdf,
 } from '../../dev/fixtures/pdf-builder';
-import { openDatabase } from '../../shared/db/database';
+import { openPool } from '../../shared/db/database';
 import { storedCounts } from '../helpers/database';
 import { nearestChunksQuery } from '../../workers/knowledge/src/store/files';
 
@@ -256,10 +256,7 @@ describe('query', () => {
   });
 
   it('is served by the HNSW index (distance ascending with LIMIT)', async () => {
-    const { db, close } = openDatabase(
-      { url: stack.databaseUrl, wsProxy: stack.databaseWsProxy },
-      {},
-    );
+    const { db, close } = openPool({ url: stack.databaseUrl, proxy: stack.databaseProxy }, {});
     try {
       const plan = await db.transaction(async (tx) => {
         // Few rows make a sequential scan cheaper; forbid it to see whether the index CAN serve.

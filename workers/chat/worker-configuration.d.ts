@@ -13,6 +13,7 @@ interface __BaseEnv_ChatEnv {
 	CHAT_MODEL_TIMEOUT_MS: string;
 	AUTH_ISSUER: string;
 	AUTH_AUDIENCE: string;
+	TOKEN_TTL_SECONDS: string;
 	AUTH_PUBLIC_KEYS: string;
 	MODEL_API_KEY: string;
 	OPENAI_API_KEY: string;

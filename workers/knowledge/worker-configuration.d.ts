@@ -3,7 +3,7 @@
 interface __BaseEnv_KnowledgeEnv {
 	FILES: R2Bucket;
 	KNOWLEDGE_MODULE_NAME: string;
-	DATABASE_WS_PROXY: string;
+	DATABASE_PROXY: string;
 	MODEL_BASE_URL: string;
 	EMBEDDING_MODEL: string;
 	EMBEDDING_DIMENSIONS: string;
@@ -14,9 +14,9 @@ interface __BaseEnv_KnowledgeEnv {
 	CHUNK_OVERLAP: string;
 	EMBEDDING_BATCH_TOKENS: string;
 	EMBEDDING_BATCH_INPUTS: string;
-	HNSW_EF_SEARCH: string;
 	AUTH_ISSUER: string;
 	AUTH_AUDIENCE: string;
+	TOKEN_TTL_SECONDS: string;
 	AUTH_PUBLIC_KEYS: string;
 	DATABASE_URL: string;
 	KNOWLEDGE_DATABASE_URL: string;

@@ -1,32 +1,13 @@
 import { createAuthorize } from '../../../shared/auth/authorize';
-import { roleOf, type Principal } from '../../../shared/auth/roles';
-import { waitUntilOf } from '../../../shared/auth/wait-until';
-import { withDatabase } from '../../../shared/db/with-database';
+import { checkSession } from '../../../shared/db/request-db';
 import { authConfig } from './config';
-import * as schema from './db/schema';
-import { findUserById } from './users';
-
-/** The user as the check loaded it, complete enough for GetMe to answer without a lookup. */
-export interface AuthPrincipal extends Principal {
-  createdAt: string;
-}
 
 /**
- * Auth checks tokens like every worker does, and looks the user up in its own database: a
- * deleted or disabled user's still-valid token is refused, and the role is the current one.
+ * Auth checks tokens like every worker does; whether a token's session is current is settled
+ * by the session check that rides along with the call's own statements (or, for a call that
+ * ran none, by that check alone).
  */
 export const authorize = createAuthorize<AuthEnv>({
   verification: (env) => authConfig(env).verification,
-  currentUser: (access, principal) =>
-    withDatabase(authConfig(access.env).database, schema, waitUntilOf(access), async (db) => {
-      const user = await findUserById(db, principal.id);
-      if (!user || user.disabled) return undefined;
-      const current: AuthPrincipal = {
-        id: user.id,
-        username: user.username,
-        role: roleOf(user.isSuperAdmin),
-        createdAt: user.createdAt.toISOString(),
-      };
-      return current;
-    }),
+  checkSession: (access, claim) => checkSession(authConfig(access.env).database, claim),
 });

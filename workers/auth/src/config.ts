@@ -7,6 +7,7 @@ import {
   positiveInt,
 } from '../../../shared/config/load-config';
 import { tokenVerificationConfig } from '../../../shared/config/token-config';
+import type { LoginLimits } from './login-throttle';
 
 const signingConfig = z
   .object({
@@ -32,11 +33,26 @@ export const authConfig = defineConfig({
   signing: signingConfig,
   signup: z.object({ ALLOW_SIGNUP: boolean(false) }).transform((env) => env.ALLOW_SIGNUP),
   throttle: z
-    .object({ LOGIN_MAX_FAILURES: positiveInt(5), LOGIN_WINDOW_SECONDS: positiveInt(60) })
-    .transform((env) => ({
-      maxFailures: env.LOGIN_MAX_FAILURES,
+    .object({
+      LOGIN_MAX_FAILURES: positiveInt(5),
+      LOGIN_WINDOW_SECONDS: positiveInt(900),
+      LOGIN_MAX_FAILURES_PER_ADDRESS: positiveInt(50),
+      LOGIN_BACKOFF_AFTER: positiveInt(10),
+    })
+    .transform((env): LoginLimits => ({
       windowSeconds: env.LOGIN_WINDOW_SECONDS,
+      pairLimit: env.LOGIN_MAX_FAILURES,
+      addressLimit: env.LOGIN_MAX_FAILURES_PER_ADDRESS,
+      backoffAfter: env.LOGIN_BACKOFF_AFTER,
     })),
+  /**
+   * Whether CF-Connecting-IP is the client's address: on Cloudflare the edge sets it (a
+   * client's own value is replaced); under `wrangler dev` any client can send it, so the local
+   * stack sets this to false and every client counts as one address.
+   */
+  clientAddress: z
+    .object({ TRUST_CF_CONNECTING_IP: boolean(true) })
+    .transform((env) => ({ trustCfConnectingIp: env.TRUST_CF_CONNECTING_IP })),
 });
 
 export type AuthConfig = ReturnType<typeof authConfig>;

@@ -1,5 +1,5 @@
 import type { Principal } from '../../../shared/auth/roles';
-import { withDatabase } from '../../../shared/db/with-database';
+import { requestDb } from '../../../shared/db/request-db';
 import type { CallContext } from '../../../shared/service';
 import { authConfig } from './config';
 import * as schema from './db/schema';
@@ -7,13 +7,24 @@ import type { AuthDb } from './users';
 
 export type AuthCall = CallContext<AuthEnv, Principal>;
 
-/** The auth database for one call. */
-export function authDb<T>(ctx: AuthCall, work: (db: AuthDb) => Promise<T>): Promise<T> {
-  return withDatabase(authConfig(ctx.env).database, schema, ctx.waitUntil, work);
+/** The auth database for one call: the session check rides along with every batch. */
+export function authDb(ctx: AuthCall): AuthDb {
+  return requestDb(authConfig(ctx.env).database, schema, ctx.principal?.session);
 }
 
 /** The logged-in user of a call whose route requires one. */
 export function principalOf(ctx: AuthCall): Principal {
   if (!ctx.principal) throw new Error(`route ${ctx.route} ran without a principal`);
   return ctx.principal;
+}
+
+/**
+ * The client's address for the login throttle: CF-Connecting-IP where Cloudflare's edge sets
+ * it; otherwise every client counts as one address (`unknown`), since a header a client
+ * could send itself cannot be trusted.
+ */
+export function clientAddress(ctx: AuthCall): string {
+  const trusted = authConfig(ctx.env).clientAddress.trustCfConnectingIp;
+  const header = trusted ? ctx.http?.req.header('CF-Connecting-IP')?.trim() : undefined;
+  return header && header.length <= 64 ? header.toLowerCase() : 'unknown';
 }

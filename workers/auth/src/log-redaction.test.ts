@@ -124,7 +124,7 @@ describe('the error path', () => {
     const env = {
       ALLOW_SIGNUP: 'true',
       DATABASE_URL: 'postgres://kb:kb@127.0.0.1:9/kb',
-      DATABASE_WS_PROXY: '127.0.0.1:9',
+      DATABASE_PROXY: '127.0.0.1:9',
       LOG_LEVEL: 'debug',
     };
     const ctx = createExecutionContext();

@@ -9,7 +9,7 @@ import app from './index';
 
 const baseEnv = {
   DATABASE_URL: 'postgres://kb:kb@127.0.0.1:9/kb',
-  DATABASE_WS_PROXY: '127.0.0.1:9',
+  DATABASE_PROXY: '127.0.0.1:9',
   LOG_LEVEL: 'error',
 };
 

@@ -23,14 +23,19 @@ export async function importSigningKey(jwkJson: string): Promise<SigningKey> {
 }
 
 export async function issueToken(
-  user: { id: string; username: string; isSuperAdmin: boolean },
+  user: { id: string; username: string; isSuperAdmin: boolean; sessionEpoch: number },
   signer: SigningKey,
   settings: TokenSettings,
   now = new Date(),
 ): Promise<{ token: string; expire: string }> {
   const issuedAt = Math.floor(now.getTime() / 1000);
   const expiresAt = issuedAt + settings.ttlSeconds;
-  const token = await new SignJWT({ username: user.username, role: roleOf(user.isSuperAdmin) })
+  const token = await new SignJWT({
+    username: user.username,
+    role: roleOf(user.isSuperAdmin),
+    // The session epoch this token belongs to: moving it on ends the session (shared/auth).
+    epoch: user.sessionEpoch,
+  })
     .setProtectedHeader({ alg: TOKEN_ALGORITHM, kid: signer.kid, typ: 'JWT' })
     .setSubject(user.id)
     .setIssuer(settings.issuer)

@@ -1,6 +1,7 @@
 import { tokenOf } from '../../../shared/auth/authorize';
 import { authorizeViaAuth } from '../../../shared/auth/authorize-via-auth';
 import type { Principal } from '../../../shared/auth/roles';
+import { settleSession } from '../../../shared/auth/session';
 import { chatService } from '../../../shared/contracts/chat';
 import { knowledgeService } from '../../../shared/contracts/knowledge';
 import { AppError } from '../../../shared/errors/app-error';
@@ -61,6 +62,7 @@ const app = createModuleApp<{ Bindings: ChatEnv }>(CHAT_MODULE);
 app.use(limitBody(MAX_BODY_BYTES));
 mountService(app, chatService, impl, {
   authorize: authorizeViaAuth<ChatEnv>((env) => chatConfig(env).verification),
+  settle: settleSession,
   // A stream that breaks in an unforeseen way still ends with the spec's error message.
   onStreamError: (_err, { requestId }) => ({
     content: MODEL_FAILED,

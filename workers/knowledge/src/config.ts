@@ -19,7 +19,6 @@ const ingestConfig = z
       (v) => (v === '' ? undefined : v),
       z.coerce.number().int().min(1).max(2048).default(2048),
     ),
-    HNSW_EF_SEARCH: positiveInt(100),
   })
   .refine((env) => env.CHUNK_OVERLAP < env.CHUNK_SIZE, {
     path: ['CHUNK_OVERLAP'],
@@ -32,7 +31,6 @@ const ingestConfig = z
     chunkOverlap: env.CHUNK_OVERLAP,
     batchTokens: env.EMBEDDING_BATCH_TOKENS,
     batchInputs: env.EMBEDDING_BATCH_INPUTS,
-    efSearch: env.HNSW_EF_SEARCH,
   }));
 
 /** The model settings, refused when the embeddings would not fit the vector column. */

@@ -1,5 +1,5 @@
 import type { Principal } from '../../../shared/auth/roles';
-import { withDatabase } from '../../../shared/db/with-database';
+import { requestDb } from '../../../shared/db/request-db';
 import { badRequest } from '../../../shared/errors/app-error';
 import type { CallContext } from '../../../shared/service';
 import { knowledgeConfig } from './config';
@@ -8,9 +8,11 @@ import type { KnowledgeDb } from './store/files';
 
 export type KnowledgeCall = CallContext<KnowledgeEnv, Principal>;
 
-/** The knowledge database for one step of a call. */
-export function knowledgeDb<T>(ctx: KnowledgeCall, work: (db: KnowledgeDb) => Promise<T>) {
-  return withDatabase(knowledgeConfig(ctx.env).database, schema, ctx.waitUntil, work);
+/** The knowledge database for one call: the session check rides along with every batch. */
+export function knowledgeDb(ctx: KnowledgeCall): KnowledgeDb {
+  return requestDb(knowledgeConfig(ctx.env).database, schema, ctx.principal?.session, (p) =>
+    ctx.waitUntil(p),
+  );
 }
 
 export function principalOf(ctx: KnowledgeCall): Principal {

@@ -13,7 +13,7 @@ import { KNOWLEDGE_MODULE } from './module';
 export const knowledgeImpl: ServiceImpl<typeof knowledgeService, KnowledgeEnv, Principal> = {
   GetHealth: async (_, ctx) => ({
     module: moduleName(ctx.env, KNOWLEDGE_MODULE),
-    database: await checkDatabase(knowledgeConfig(ctx.env).database, ctx.waitUntil),
+    database: await checkDatabase(knowledgeConfig(ctx.env).database),
   }),
   Upload: upload,
   GetList: list,

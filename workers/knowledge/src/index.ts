@@ -1,4 +1,6 @@
-import { authorizeViaAuth } from '../../../shared/auth/authorize-via-auth';
+import { createAuthorize } from '../../../shared/auth/authorize';
+import { settleSession } from '../../../shared/auth/session';
+import { checkSession } from '../../../shared/db/request-db';
 import { knowledgeService } from '../../../shared/contracts/knowledge';
 import { createModuleApp } from '../../../shared/module/module-app';
 import { mountService, rpcEntrypoint } from '../../../shared/service';
@@ -7,12 +9,24 @@ import { knowledgeImpl } from './impl';
 import { KNOWLEDGE_MODULE } from './module';
 import { uploadLimit } from './upload-limit';
 
-const authorize = authorizeViaAuth<KnowledgeEnv>((env) => knowledgeConfig(env).verification);
+// The session check rides along with each call's own statements (every knowledge route runs
+// at least one); a call that ran none settles it with the check alone.
+const authorize = createAuthorize<KnowledgeEnv>({
+  verification: (env) => knowledgeConfig(env).verification,
+  checkSession: (access, claim) => checkSession(knowledgeConfig(access.env).database, claim),
+});
 
 const app = createModuleApp<{ Bindings: KnowledgeEnv }>(KNOWLEDGE_MODULE);
-mountService(app, knowledgeService, knowledgeImpl, { authorize, middlewares: { uploadLimit } });
+mountService(app, knowledgeService, knowledgeImpl, {
+  authorize,
+  settle: settleSession,
+  middlewares: { uploadLimit },
+});
 
 /** What chat calls over its KNOWLEDGE service binding: the methods marked @grpc. */
-export const KnowledgeRpc = rpcEntrypoint(knowledgeService, knowledgeImpl, { authorize });
+export const KnowledgeRpc = rpcEntrypoint(knowledgeService, knowledgeImpl, {
+  authorize,
+  settle: settleSession,
+});
 
 export default app;

@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { boolean, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -14,17 +23,40 @@ export const users = pgTable(
     passwordHash: text('password_hash').notNull(),
     isSuperAdmin: boolean('is_super_admin').notNull().default(false),
     disabled: boolean('disabled').notNull().default(false),
+    /**
+     * Every token carries the epoch it was issued in; moving it on (password change or reset,
+     * role change, disabling, "log out everywhere") ends every session issued before.
+     */
+    sessionEpoch: integer('session_epoch').notNull().default(0),
     ...timestamps,
   },
   // Usernames are unique without regard to case: `Alice` and `alice` are one account.
   (t) => [uniqueIndex('users_username_lower_key').on(sql`lower(${t.username})`)],
 );
 
-/** Failed logins per key (`user:<name>` or `ip:<address>`) in a fixed window. */
+/**
+ * Login attempts per key in a fixed window (`pair:<name>|<address>`, `address:<address>`,
+ * `user:<name>`), counted before the password is checked. `next_allowed_at` is the per-username
+ * backoff for addresses the user has not logged in from (see the login policy in the README).
+ */
 export const loginFailures = pgTable('login_failures', {
   key: text('key').primaryKey(),
   windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
   failures: integer('failures').notNull(),
+  nextAllowedAt: timestamp('next_allowed_at', { withTimezone: true }),
 });
+
+/** Addresses a user logged in from: familiar ones are not slowed when others guess. */
+export const loginAddresses = pgTable(
+  'login_addresses',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    address: text('address').notNull(),
+    lastSuccess: timestamp('last_success', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.address] })],
+);
 
 export type User = typeof users.$inferSelect;

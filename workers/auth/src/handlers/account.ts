@@ -1,22 +1,27 @@
 import { AppError } from '../../../../shared/errors/app-error';
 import { accessDenied } from '../../../../shared/service';
-import type { AuthPrincipal } from '../authorize';
+import { roleOf } from '../../../../shared/auth/roles';
 import { authConfig } from '../config';
-import { authDb, principalOf, type AuthCall } from '../context';
+import { authDb, clientAddress, principalOf, type AuthCall } from '../context';
+import { signingKey } from '../keys';
+import { loginAttempt, loginSucceeded, refuseIfThrottled } from '../login-throttle';
 import { hashPassword, verifyPassword } from '../password';
-import { createUser, requireUser, setPasswordHash } from '../users';
+import { issueToken } from '../tokens';
+import { createUser, endAllSessions, setPassword, userById } from '../users';
 import { userView } from '../views';
 
 /**
- * The current user, as the token check just loaded it from the database: other modules call
- * this (over RPC) for every request, so it costs no second lookup.
+ * The current user as the session check finds them: one statement. Other modules call this
+ * over RPC to settle a token's session when they have no statement of their own to carry it.
  */
 export async function me(_: unknown, ctx: AuthCall) {
-  const user = principalOf(ctx) as Partial<AuthPrincipal> & ReturnType<typeof principalOf>;
-  if (user.createdAt) {
-    return { id: user.id, username: user.username, role: user.role, created_at: user.createdAt };
-  }
-  return authDb(ctx, async (db) => userView(await requireUser(db, user.id)));
+  const user = await authDb(ctx).currentUser();
+  return {
+    id: user.id,
+    username: user.username,
+    role: roleOf(user.is_super_admin),
+    created_at: new Date(user.created_at).toISOString(),
+  };
 }
 
 export async function signup(
@@ -25,21 +30,38 @@ export async function signup(
 ) {
   if (!authConfig(ctx.env).signup) throw accessDenied('sign-up is off');
   const passwordHash = await hashPassword(body.password);
-  return authDb(ctx, async (db) =>
-    userView(await createUser(db, { username: body.username, passwordHash })),
-  );
+  return userView(await createUser(authDb(ctx), { username: body.username, passwordHash }));
 }
 
+/**
+ * Changes the user's own password. A wrong old password counts against the login throttle
+ * (a stolen token must not become a password-guessing oracle). Every session ends, this one
+ * included: the answer is a new token for it.
+ */
 export async function changePassword(
   { body }: { body: { old_password: string; new_password: string } },
   ctx: AuthCall,
 ) {
-  const { id } = principalOf(ctx);
-  await authDb(ctx, async (db) => {
-    const user = await requireUser(db, id);
-    if (!(await verifyPassword(body.old_password, user.passwordHash))) {
-      throw new AppError(400, 'wrong_password', 'The current password is wrong.');
-    }
-    await setPasswordHash(db, id, await hashPassword(body.new_password));
-  });
+  const { id, username } = principalOf(ctx);
+  const config = authConfig(ctx.env);
+  const address = clientAddress(ctx);
+  const adb = authDb(ctx);
+  const [attempt, [user]] = await adb.batch([
+    loginAttempt(adb, username, address, config.throttle),
+    userById(adb, id),
+  ]);
+  refuseIfThrottled(attempt);
+  if (!user || !(await verifyPassword(body.old_password, user.passwordHash))) {
+    throw new AppError(400, 'wrong_password', 'The current password is wrong.');
+  }
+  const passwordHash = await hashPassword(body.new_password);
+  await adb.run(loginSucceeded(adb, username, address, id));
+  const updated = await setPassword(adb, id, passwordHash, user.passwordHash);
+  if (!updated) throw new AppError(409, 'password_changed', 'The password was changed meanwhile.');
+  return issueToken(updated, await signingKey(config.signing.privateKey), config.signing);
+}
+
+/** Logs the user out everywhere: every token of theirs, this one included, stops working. */
+export async function logoutAll(_: unknown, ctx: AuthCall) {
+  await endAllSessions(authDb(ctx), principalOf(ctx).id);
 }

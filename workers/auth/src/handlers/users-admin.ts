@@ -1,19 +1,18 @@
+import { notFound } from '../../../../shared/errors/app-error';
 import { authDb, type AuthCall } from '../context';
 import { hashPassword } from '../password';
 import {
   changeUserGuardingLastAdmin,
   createUser,
+  endAllSessions,
   listUsers,
-  requireUser,
-  setPasswordHash,
+  setPassword,
 } from '../users';
 import { managedUserView } from '../views';
 
-export function list({ page, size }: { page: number; size: number }, ctx: AuthCall) {
-  return authDb(ctx, async (db) => {
-    const { items, total } = await listUsers(db, page, size);
-    return { items: items.map(managedUserView), total, page, size };
-  });
+export async function list({ page, size }: { page: number; size: number }, ctx: AuthCall) {
+  const { items, total } = await listUsers(authDb(ctx), page, size);
+  return { items: items.map(managedUserView), total, page, size };
 }
 
 export async function create(
@@ -21,50 +20,51 @@ export async function create(
   ctx: AuthCall,
 ) {
   const passwordHash = await hashPassword(body.password);
-  return authDb(ctx, async (db) =>
-    managedUserView(
-      await createUser(db, {
-        username: body.username,
-        passwordHash,
-        isSuperAdmin: body.super_admin,
-      }),
-    ),
+  return managedUserView(
+    await createUser(authDb(ctx), {
+      username: body.username,
+      passwordHash,
+      isSuperAdmin: body.super_admin,
+    }),
   );
 }
 
-export function setRole(
+export async function setRole(
   { body }: { body: { user_id: string; super_admin: boolean } },
   ctx: AuthCall,
 ) {
-  return authDb(ctx, async (db) => {
-    const user = await changeUserGuardingLastAdmin(db, body.user_id, {
-      isSuperAdmin: body.super_admin,
-    });
-    return managedUserView(user!);
+  const user = await changeUserGuardingLastAdmin(authDb(ctx), body.user_id, {
+    isSuperAdmin: body.super_admin,
   });
+  return managedUserView(user!);
 }
 
-export function setStatus(
+export async function setStatus(
   { body }: { body: { user_id: string; disabled: boolean } },
   ctx: AuthCall,
 ) {
-  return authDb(ctx, async (db) => {
-    const user = await changeUserGuardingLastAdmin(db, body.user_id, { disabled: body.disabled });
-    return managedUserView(user!);
+  const user = await changeUserGuardingLastAdmin(authDb(ctx), body.user_id, {
+    disabled: body.disabled,
   });
+  return managedUserView(user!);
 }
 
+/** Resets a user's password; their sessions end. */
 export async function resetPassword(
   { body }: { body: { user_id: string; password: string } },
   ctx: AuthCall,
 ) {
   const passwordHash = await hashPassword(body.password);
-  await authDb(ctx, async (db) => {
-    await requireUser(db, body.user_id);
-    await setPasswordHash(db, body.user_id, passwordHash);
-  });
+  if (!(await setPassword(authDb(ctx), body.user_id, passwordHash))) {
+    throw notFound('No such user.');
+  }
+}
+
+/** Ends every session of another user (a stolen token, a lost laptop). */
+export async function logoutUser({ body }: { body: { user_id: string } }, ctx: AuthCall) {
+  await endAllSessions(authDb(ctx), body.user_id);
 }
 
 export async function remove({ user_id }: { user_id: string }, ctx: AuthCall) {
-  await authDb(ctx, (db) => changeUserGuardingLastAdmin(db, user_id, 'delete'));
+  await changeUserGuardingLastAdmin(authDb(ctx), user_id, 'delete');
 }

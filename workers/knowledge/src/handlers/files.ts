@@ -2,7 +2,7 @@ import { notFound } from '../../../../shared/errors/app-error';
 import { accessDenied } from '../../../../shared/service';
 import { knowledgeDb, parseFileIds, principalOf, type KnowledgeCall } from '../context';
 import type { FileRow } from '../db/schema';
-import { deleteFileRow, fileContents, findFile, listFiles } from '../store/files';
+import { deleteFileRow, fileById, fileContents, listFiles } from '../store/files';
 import { deleteOriginal, getOriginal } from '../store/originals';
 
 const fileView = (row: FileRow, content?: string) => ({
@@ -16,13 +16,20 @@ const fileView = (row: FileRow, content?: string) => ({
   ...(content === undefined ? {} : { content }),
 });
 
-export function list(params: { file_id?: string; with_content?: boolean }, ctx: KnowledgeCall) {
+export async function list(
+  params: { file_id?: string; with_content?: boolean },
+  ctx: KnowledgeCall,
+) {
   const ids = parseFileIds(params.file_id);
-  return knowledgeDb(ctx, async (db) => {
-    const rows = await listFiles(db, ids);
-    if (!params.with_content) return rows.map((row) => fileView(row));
+  const kdb = knowledgeDb(ctx);
+  if (!params.with_content) {
+    return (await kdb.run(listFiles(kdb.db, ids))).map((row) => fileView(row));
+  }
+  // The text of many long files is more than one HTTP answer carries: a session reads it.
+  return kdb.transaction(async (tx) => {
+    const rows = await listFiles(tx, ids);
     const contents = await fileContents(
-      db,
+      tx,
       rows.map((row) => row.id),
     );
     return rows.map((row) => fileView(row, contents.get(row.id) ?? ''));
@@ -32,20 +39,20 @@ export function list(params: { file_id?: string; with_content?: boolean }, ctx: 
 /** The uploader or a SUPER_ADMIN; the rows first (one statement), then the original. */
 export async function remove({ id }: { id: string }, ctx: KnowledgeCall) {
   const user = principalOf(ctx);
-  await knowledgeDb(ctx, async (db) => {
-    const row = await findFile(db, id);
-    if (!row) throw notFound('No such file.');
-    if (row.uploaderId !== user.id && user.role !== 'SUPER_ADMIN') {
-      throw accessDenied('not the uploader');
-    }
-    await deleteFileRow(db, id);
-  });
+  const kdb = knowledgeDb(ctx);
+  const [row] = await kdb.run(fileById(kdb.db, id));
+  if (!row) throw notFound('No such file.');
+  if (row.uploaderId !== user.id && user.role !== 'SUPER_ADMIN') {
+    throw accessDenied('not the uploader');
+  }
+  await kdb.run(deleteFileRow(kdb.db, id));
   await deleteOriginal(ctx.env.FILES, id);
   ctx.log.info('file deleted', { file_id: id });
 }
 
 export async function download({ id }: { id: string }, ctx: KnowledgeCall) {
-  const row = await knowledgeDb(ctx, (db) => findFile(db, id));
+  const kdb = knowledgeDb(ctx);
+  const [row] = await kdb.run(fileById(kdb.db, id));
   const original = row && (await getOriginal(ctx.env.FILES, id));
   if (!row || !original) throw notFound('No such file.');
   return {

@@ -22,7 +22,5 @@ export async function query(
       signal: ctx.signal,
     },
   );
-  return knowledgeDb(ctx, (db) =>
-    nearestChunks(db, vectors[0]!, { top: params.top, fileIds, efSearch: config.ingest.efSearch }),
-  );
+  return nearestChunks(knowledgeDb(ctx), vectors[0]!, { top: params.top, fileIds });
 }

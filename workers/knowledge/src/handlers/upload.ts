@@ -8,7 +8,7 @@ import { embedTexts } from '../ingest/embed';
 import { sanitiseFileName } from '../ingest/file-name';
 import { extractPdfText, PdfTextError } from '../ingest/pdf-text';
 import { sha256Hex } from '../ingest/sha256';
-import { findFileBySha, insertFile } from '../store/files';
+import { fileBySha, insertFile } from '../store/files';
 import { deleteOriginal, putOriginal } from '../store/originals';
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]; // %PDF-
@@ -36,7 +36,8 @@ export async function upload({ file }: { file: File }, ctx: KnowledgeCall) {
     throw pdfFailure(new PdfTextError('not_pdf'));
   const sha256 = await sha256Hex(bytes);
 
-  const existing = await knowledgeDb(ctx, (db) => findFileBySha(db, sha256));
+  const kdb = knowledgeDb(ctx);
+  const [existing] = await kdb.run(fileBySha(kdb.db, sha256));
   if (existing) return resultOf(existing, true);
 
   const text = await extractPdfText(bytes, { maxPages: config.ingest.maxPages }).catch((err) => {
@@ -60,8 +61,8 @@ export async function upload({ file }: { file: File }, ctx: KnowledgeCall) {
   const id = crypto.randomUUID();
   await putOriginal(ctx.env.FILES, id, bytes, sha256);
   try {
-    const row = await knowledgeDb(ctx, (db) =>
-      insertFile(db, {
+    const row = await kdb.transaction((tx) =>
+      insertFile(tx, {
         id,
         name: sanitiseFileName(file.name),
         size: bytes.length,
@@ -84,7 +85,7 @@ export async function upload({ file }: { file: File }, ctx: KnowledgeCall) {
     await deleteOriginal(ctx.env.FILES, id);
     // Two uploads of the same bytes at once: the loser answers the winner's file.
     if (isUniqueViolation(err)) {
-      const winner = await knowledgeDb(ctx, (db) => findFileBySha(db, sha256));
+      const [winner] = await kdb.run(fileBySha(kdb.db, sha256));
       if (winner) return resultOf(winner, true);
     }
     throw err;

@@ -1,10 +1,12 @@
 import { desc, eq, inArray, sql } from 'drizzle-orm';
-import type { NeonDatabase } from 'drizzle-orm/neon-serverless';
-import { transaction } from '../../../../shared/db/transaction';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { RequestDb } from '../../../../shared/db/request-db';
 import type * as schema from '../db/schema';
 import { chunks, filePages, files, type FileRow } from '../db/schema';
 
-export type KnowledgeDb = NeonDatabase<typeof schema>;
+export type KnowledgeDb = RequestDb<typeof schema>;
+/** Where statements are built: the HTTP database (batches) or a session's transaction. */
+export type Queries = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export interface NewFile {
   id: string;
@@ -21,9 +23,12 @@ export interface NewFile {
 // keeps statements a few MB.
 const CHUNK_ROWS_PER_INSERT = 100;
 
-/** The file row, its pages and its chunks in ONE transaction: all of it or nothing. */
-export async function insertFile(db: KnowledgeDb, file: NewFile): Promise<FileRow> {
-  return transaction(db, async (tx) => {
+/**
+ * The file row, its pages and its chunks in ONE transaction: all of it or nothing. A large
+ * file is tens of MB of statements, more than one HTTP request carries: a session does it.
+ */
+export async function insertFile(db: Queries, file: NewFile): Promise<FileRow> {
+  return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(files)
       .values({
@@ -48,23 +53,22 @@ export async function insertFile(db: KnowledgeDb, file: NewFile): Promise<FileRo
   });
 }
 
-export async function findFileBySha(db: KnowledgeDb, sha256: string) {
-  const [row] = await db.select().from(files).where(eq(files.sha256, sha256)).limit(1);
-  return row;
-}
+export const fileBySha = (db: Queries, sha256: string) =>
+  db.select().from(files).where(eq(files.sha256, sha256)).limit(1);
 
-export async function findFile(db: KnowledgeDb, id: string) {
-  const [row] = await db.select().from(files).where(eq(files.id, id)).limit(1);
-  return row;
-}
+export const fileById = (db: Queries, id: string) =>
+  db.select().from(files).where(eq(files.id, id)).limit(1);
 
-export async function listFiles(db: KnowledgeDb, ids: string[] | undefined) {
+export function listFiles(db: Queries, ids: string[] | undefined) {
   const query = db.select().from(files).orderBy(desc(files.createdAt), desc(files.id));
   return ids ? query.where(inArray(files.id, ids)) : query;
 }
 
-/** Each file's text, pages joined by form feeds (the page break character). */
-export async function fileContents(db: KnowledgeDb, ids: string[]): Promise<Map<string, string>> {
+/**
+ * Each file's text, pages joined by form feeds (the page break character). Many pages of text
+ * can be more than an HTTP answer carries (10 MB): this read goes through a session.
+ */
+export async function fileContents(db: Queries, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
   const rows = await db
     .select({
@@ -78,10 +82,8 @@ export async function fileContents(db: KnowledgeDb, ids: string[]): Promise<Map<
 }
 
 /** Removes the file; its pages and chunks go with it (ON DELETE CASCADE). */
-export async function deleteFileRow(db: KnowledgeDb, id: string): Promise<boolean> {
-  const deleted = await db.delete(files).where(eq(files.id, id)).returning({ id: files.id });
-  return deleted.length > 0;
-}
+export const deleteFileRow = (db: Queries, id: string) =>
+  db.delete(files).where(eq(files.id, id)).returning({ id: files.id });
 
 export type ChunkMatch = {
   id: number;
@@ -92,40 +94,35 @@ export type ChunkMatch = {
   page: number;
 };
 
-/**
- * The `top` chunks nearest to `vector`. The inner query orders by the distance operator
- * ascending with a LIMIT, the only shape the HNSW index serves; similarity is computed in the
- * select list. A file filter is applied after the index scan, so iterative scans are on
- * (pgvector 0.8) to keep finding rows until `top` pass the filter.
- */
-export async function nearestChunks(
-  db: KnowledgeDb,
-  vector: number[],
-  options: NearestOptions,
-): Promise<ChunkMatch[]> {
-  return transaction(db, async (tx) => {
-    await tx.execute(sql`select set_config('hnsw.ef_search', ${String(options.efSearch)}, true)`);
-    // SSD storage (Neon's too): with the default random_page_cost of 4 the planner prices the
-    // HNSW index above a full scan of ~10k chunks and skips it (measured by the bench).
-    await tx.execute(sql`select set_config('random_page_cost', '1.1', true)`);
-    if (options.fileIds) {
-      await tx.execute(sql`select set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
-    }
-    const { rows } = await tx.execute<
-      Omit<ChunkMatch, 'similarity'> & { similarity: string | number }
-    >(nearestChunksQuery(vector, options));
-    return rows.map((row) => ({ ...row, id: Number(row.id), similarity: Number(row.similarity) }));
-  });
-}
-
 export interface NearestOptions {
   top: number;
   fileIds?: string[];
-  efSearch: number;
 }
 
-/** The statement itself, exported so a test can EXPLAIN exactly what runs. */
-export function nearestChunksQuery(vector: number[], options: Omit<NearestOptions, 'efSearch'>) {
+/**
+ * The `top` chunks nearest to `vector`: one statement. The search settings (ef_search,
+ * iterative scans, page costs) are the database's own (a migration), not statements per query.
+ */
+export async function nearestChunks(
+  kdb: KnowledgeDb,
+  vector: number[],
+  options: NearestOptions,
+): Promise<ChunkMatch[]> {
+  const { rows } = await kdb.run(
+    kdb.db.execute<Omit<ChunkMatch, 'similarity'> & { similarity: string | number }>(
+      nearestChunksQuery(vector, options),
+    ),
+  );
+  return rows.map((row) => ({ ...row, id: Number(row.id), similarity: Number(row.similarity) }));
+}
+
+/**
+ * The statement itself, exported so a test can EXPLAIN exactly what runs. The inner query
+ * orders by the distance operator ascending with a LIMIT, the only shape the HNSW index serves;
+ * similarity is computed in the select list. A file filter is applied after the index scan,
+ * and iterative scans (pgvector 0.8, on for the database) keep finding rows until `top` pass.
+ */
+export function nearestChunksQuery(vector: number[], options: NearestOptions) {
   const literal = `[${vector.join(',')}]`;
   const filter = options.fileIds
     ? sql`where ${chunks.fileId} in (${sql.join(

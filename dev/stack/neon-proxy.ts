@@ -1,0 +1,115 @@
+import http from 'node:http';
+import net from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { createSqlOverHttp, type SqlOverHttp } from './sql-over-http.ts';
+
+/**
+ * The local stand-in for Neon's proxy, on one loopback port, for the two paths the Neon
+ * driver takes in a worker:
+ * - `ws://proxy/v1?address=host:port`: the Postgres protocol over a WebSocket, relayed to
+ *   that TCP address (sessions and interactive transactions: the driver's `Pool`/`Client`);
+ * - `POST http://proxy/sql`: one statement or a non-interactive transaction as JSON (the
+ *   driver's `neon()` and `sql.transaction([...])`, drizzle's neon-http).
+ * Only the database addresses it was started for are reachable, so it is never an open proxy.
+ */
+export interface NeonProxy {
+  /** `host:port`, the value of DATABASE_PROXY. */
+  address: string;
+  port: number;
+  /** Drops every connection and stops listening: the database "goes away" (fault tests). */
+  suspend(): Promise<void>;
+  /** Listens again on the same port. */
+  resume(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startNeonProxy(options: {
+  allowed: string[];
+  host?: string;
+  port?: number;
+}): Promise<NeonProxy> {
+  const host = options.host ?? '127.0.0.1';
+  const allowed = new Set(options.allowed);
+  let running = await listen(host, options.port ?? 0, allowed);
+  const port = running.port;
+  let suspended = false;
+  return {
+    address: `${host}:${port}`,
+    port,
+    async suspend() {
+      if (suspended) return;
+      suspended = true;
+      await running.stop();
+    },
+    async resume() {
+      if (!suspended) return;
+      running = await listen(host, port, allowed);
+      suspended = false;
+    },
+    close: () => (suspended ? Promise.resolve() : running.stop()),
+  };
+}
+
+interface Listening {
+  port: number;
+  stop(): Promise<void>;
+}
+
+async function listen(host: string, port: number, allowed: Set<string>): Promise<Listening> {
+  const sql: SqlOverHttp = createSqlOverHttp({ allowed });
+  const server = http.createServer((req, res) => {
+    if (new URL(req.url ?? '/', 'http://proxy').pathname === '/sql') sql.handle(req, res);
+    else res.writeHead(404).end();
+  });
+  const sockets = new Set<net.Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  const websockets = new WebSocketServer({ server });
+  const tcpSockets = new Set<net.Socket>();
+  websockets.on('connection', (ws, request) => {
+    const target = new URL(request.url ?? '/', 'http://proxy').searchParams.get('address') ?? '';
+    if (!allowed.has(target)) {
+      ws.close(1008, 'address not allowed');
+      return;
+    }
+    const tcp = connectTo(target);
+    tcpSockets.add(tcp);
+    tcp.once('close', () => tcpSockets.delete(tcp));
+    pipe(ws, tcp);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    async stop() {
+      for (const client of websockets.clients) client.terminate();
+      for (const socket of tcpSockets) socket.destroy();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await sql.close();
+    },
+  };
+}
+
+function connectTo(address: string): net.Socket {
+  const separator = address.lastIndexOf(':');
+  const socket = net.connect(Number(address.slice(separator + 1)), address.slice(0, separator));
+  socket.setNoDelay(true);
+  return socket;
+}
+
+function pipe(ws: WebSocket, tcp: net.Socket): void {
+  // Bytes the client sends before the TCP connection is up are queued by net.Socket itself.
+  ws.on('message', (data: Buffer) => tcp.write(data));
+  tcp.on('data', (data) => {
+    if (ws.readyState === ws.OPEN) ws.send(data);
+  });
+  ws.on('close', () => tcp.end());
+  ws.on('error', () => tcp.destroy());
+  tcp.on('close', () => ws.close());
+  tcp.on('error', () => ws.terminate());
+}

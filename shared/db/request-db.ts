@@ -1,0 +1,122 @@
+import { sql } from 'drizzle-orm';
+import type { BatchItem, BatchResponse } from 'drizzle-orm/batch';
+import type { NeonDatabase } from 'drizzle-orm/neon-serverless';
+import type { SessionClaim, SessionGate } from '../auth/session';
+import { unauthorised } from '../service';
+import { httpDatabase, openPool, type DatabaseSettings, type HttpDatabase } from './database';
+import { sqlStateOf } from './sql-state';
+
+/** The user as the database has them now, returned by the session check. */
+export interface SessionUser {
+  id: string;
+  username: string;
+  is_super_admin: boolean;
+  created_at: string;
+}
+
+type Item = BatchItem<'pg'>;
+type Tx<S extends Record<string, unknown>> = Parameters<
+  Parameters<NeonDatabase<S>['transaction']>[0]
+>[0];
+
+/**
+ * A call's way to the database. Every statement or batch is ONE round trip (Neon's HTTP
+ * path); when the call acts for a user, the same round trip first runs
+ * `kbchat_session(user, epoch)`, which refuses an ended session (the batch rolls back, the
+ * call answers 401) and sets `kbchat.user_id` / `kbchat.role` for the statements after it.
+ */
+export interface RequestDb<S extends Record<string, unknown>> {
+  /** For building statements; run them with `run` or `batch`. */
+  readonly db: HttpDatabase<S>;
+  /** One statement, with the session check in the same round trip. */
+  run<Q extends Item>(query: Q): Promise<BatchResponse<[Q]>[0]>;
+  /** Statements as one non-interactive transaction: all or nothing, one round trip. */
+  batch<Q extends readonly [Item, ...Item[]]>(queries: Q): Promise<BatchResponse<Q>>;
+  /** Only the session check: the current user, or 401. */
+  currentUser(): Promise<SessionUser>;
+  /**
+   * An interactive transaction over a WebSocket session (the session check first), for what
+   * one HTTP request cannot carry: statements or answers of more than 10 MB.
+   */
+  transaction<T>(work: (tx: Tx<S>) => Promise<T>): Promise<T>;
+}
+
+/** SQLSTATE raised by kbchat_session (migrations) when the session has ended. */
+export const SESSION_ENDED = 'KBS01';
+
+export function requestDb<S extends Record<string, unknown>>(
+  settings: DatabaseSettings,
+  schema: S,
+  gate: SessionGate | undefined,
+  waitUntil?: (promise: Promise<unknown>) => void,
+): RequestDb<S> {
+  const db = httpDatabase(settings, schema);
+
+  async function checked<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      const result = await work();
+      gate?.confirm();
+      return result;
+    } catch (err) {
+      throw sessionEnded(err) ? unauthorised('session ended') : err;
+    }
+  }
+
+  async function batch<Q extends readonly [Item, ...Item[]]>(queries: Q) {
+    if (!gate)
+      return db.batch(queries as unknown as [Item, ...Item[]]) as Promise<BatchResponse<Q>>;
+    const [, ...results] = await checked(() =>
+      db.batch([sessionStatement(db, gate.claim), ...queries] as unknown as [Item, ...Item[]]),
+    );
+    return results as unknown as BatchResponse<Q>;
+  }
+
+  return {
+    db,
+    batch,
+    run: async (query) => (await batch([query]))[0],
+    async currentUser() {
+      if (!gate) throw unauthorised('no session');
+      const { rows } = await checked(() => sessionStatement(db, gate.claim));
+      return rows[0]!;
+    },
+    async transaction(work) {
+      const pool = openPool(settings, schema);
+      try {
+        return await checked(async () => {
+          // Connect through a plain statement first: in workerd, a connection that fails while
+          // a transaction checks out a NEW pooled client is an uncaught exception that kills
+          // the request (no 503, no clean-up); failing here it is an ordinary rejection, and
+          // the transaction then reuses the open connection. Not on the hot path: only the
+          // few calls that need a session come here.
+          await pool.db.execute(sql`select 1`);
+          return pool.db.transaction(async (tx) => {
+            if (gate) await tx.execute(sessionSql(gate.claim));
+            return work(tx);
+          });
+        });
+      } finally {
+        if (waitUntil) waitUntil(pool.close());
+        else await pool.close();
+      }
+    },
+  };
+}
+
+const sessionSql = (claim: SessionClaim) =>
+  sql`select * from kbchat_session(${claim.userId}::uuid, ${claim.epoch}::int, ${claim.role === 'SUPER_ADMIN'})`;
+
+function sessionStatement(db: HttpDatabase<Record<string, unknown>>, claim: SessionClaim) {
+  return db.execute<SessionUser & Record<string, unknown>>(sessionSql(claim));
+}
+
+/** The session check on its own: for a call that runs no statement of its own. */
+export async function checkSession(settings: DatabaseSettings, claim: SessionClaim) {
+  try {
+    await sessionStatement(httpDatabase(settings, {}), claim);
+  } catch (err) {
+    throw sessionEnded(err) ? unauthorised('session ended') : err;
+  }
+}
+
+const sessionEnded = (err: unknown) => sqlStateOf(err) === SESSION_ENDED;
