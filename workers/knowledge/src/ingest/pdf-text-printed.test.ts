@@ -10,7 +10,7 @@ import { extractPdfLayout, extractPdfText, pageTexts } from './pdf-text';
 const LIMITS = { maxPages: 300 };
 
 /**
- * pdf.js reports the ideographic space after an article number ("第一条　为") as a gap, which
+ * pdf.js reports the ideographic space after an article number ("第一条\u3000为") as a gap, which
  * cannot be told from the gaps of a justified line; it is the one difference accepted.
  */
 const expectedOf = (fixture: PrintedFixture) =>
