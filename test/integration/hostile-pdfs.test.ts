@@ -70,6 +70,7 @@ describe('the corpus', () => {
       'length',
       'names',
       'bomb',
+      'complexity',
       'active',
       'text-free',
       'oversize',
@@ -79,6 +80,10 @@ describe('the corpus', () => {
     expect(new Set(hashes.values()).size, 'two corpus files have the same bytes').toBe(
       corpus.length,
     );
+    // Over the per-document work budget: refused as too complex, whatever else they are.
+    for (const pdf of corpus.filter((p) => p.category === 'complexity')) {
+      expect(pdf.codes, pdf.name).toEqual(['pdf_too_complex']);
+    }
     // Small files: the bombs are tiny until inflated.
     for (const pdf of corpus.filter((p) => p.category === 'bomb')) {
       expect(pdf.bytes.length, pdf.name).toBeLessThan(300 * 1024);

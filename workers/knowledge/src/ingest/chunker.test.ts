@@ -196,6 +196,44 @@ describe('chunkPages', () => {
     });
   });
 
+  describe('ends chunks at sentence and clause ends when one is within reach', () => {
+    it('ends at a sentence end rather than after some words of a longer sentence', () => {
+      const short = 'Refunds for parking permits are paid within forty-five days.';
+      const long = `Late ${'applications and appeals '.repeat(8).trim()} are refused.`;
+      const chunks = chunkPages([`${short} ${long}`], { chunkSize: 100, overlap: 0 });
+
+      expect(chunks[0]?.content).toBe(short);
+    });
+
+    it('ends a long Chinese sentence after a comma, not between two characters of a word', () => {
+      const clause = (index: number) =>
+        `申请人第${'一二三四五六七八九'[index]}次提交创业担保贷款申请材料`;
+      const sentence = `${Array.from({ length: 9 }, (_, index) => clause(index)).join('，')}。`;
+      const chunks = chunkPages([sentence], { chunkSize: 60, overlap: 25 });
+
+      expect(chunks.length).toBeGreaterThan(2);
+      for (const chunk of chunks.slice(0, -1)) expect(chunk.content).toMatch(/，$/u);
+      for (const chunk of chunks.slice(1)) expect(chunk.content).toMatch(/^申请人/u);
+    });
+
+    it('starts the overlap at a sentence start', () => {
+      const sentences = Array.from(
+        { length: 12 },
+        (_, index) => `Sentence ${index + 1} names the subsidy and its ${index + 2} conditions.`,
+      );
+      const chunks = chunkPages([sentences.join(' ')], { chunkSize: 200, overlap: 90 });
+
+      for (const chunk of chunks) expect(chunk.content).toMatch(/^Sentence \d+ .*\.$/u);
+    });
+
+    it('never ends inside a Latin word while a space is in reach', () => {
+      const words = Array.from({ length: 200 }, (_, index) => `word${index}`).join(' ');
+      const chunks = chunkPages([words], { chunkSize: 97, overlap: 20 });
+
+      for (const chunk of chunks) expect(chunk.content).toMatch(/^word\d+( word\d+)*$/u);
+    });
+  });
+
   describe('a 10,000-character page without any separator', () => {
     // Varied letters, so that every overlap can be located exactly.
     const text = Array.from({ length: 10_000 }, (_, index) =>

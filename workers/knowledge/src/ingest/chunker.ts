@@ -1,7 +1,8 @@
 /**
- * Splits page texts into overlapping chunks for embedding: a recursive character splitter in
- * the manner of LangChain's RecursiveCharacterTextSplitter, with the original service's
- * settings (500 characters, 100 overlap) as defaults.
+ * Splits page texts into overlapping chunks for embedding, with the original service's settings
+ * (500 characters, 100 overlap) as defaults. A chunk ends at a paragraph or sentence end when
+ * one is within reach, never inside a word when a word or CJK boundary is available, and the
+ * overlap that starts the next chunk begins at the best boundary too (see BOUNDARIES).
  *
  * Lengths are counted in Unicode code points, so a Chinese character or an emoji counts as one
  * character, as a user would count it.
@@ -26,22 +27,27 @@ export const DEFAULT_CHUNK_SIZE = 500;
 export const DEFAULT_CHUNK_OVERLAP = 100;
 
 /**
- * Where text may be split, coarsest first. Each separator stays at the end of the piece before
- * it, so a sentence keeps its full stop. Closing quotes and brackets belong to the sentence they
- * close. Text that none of these split is cut between code points.
+ * Where a chunk may end, best first. A chunk ends at the best kind of boundary found in the
+ * second half of its window (the last one of that kind), so it ends at a paragraph or sentence
+ * end whenever one is within reach, at a clause or word boundary otherwise, between two CJK
+ * characters only when there is nothing better, and between any two characters as a last
+ * resort. Each boundary lies after its separator, so a sentence keeps its full stop; closing
+ * quotes and brackets belong to the sentence they close.
  */
-const SEPARATORS: readonly RegExp[] = [
-  /\n\n/g,
-  /\n/g,
-  /[.!?]['"’”)\]]* |[。！？；][”’」』）]*/gu,
-  / /g,
+const BOUNDARIES: readonly RegExp[] = [
+  /\n\n/gu,
+  /\n/gu,
+  /[.!?]['"’”)\]]*(?: |$)|[。！？；…][”’」』）》]*/gu,
+  /[,;:](?: |$)|[，、：]/gu,
+  / /gu,
 ];
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff01-\uff60]/u;
 
-interface Piece {
-  text: string;
-  /** In code points. */
-  length: number;
-}
+/** The kinds of boundary in BOUNDARIES, then "between CJK characters", then "anywhere". */
+const KINDS = BOUNDARIES.length + 2;
+
+/** A chunk fills at least this share of its window when it ends at a chosen boundary. */
+const MIN_FILL = 0.5;
 
 /** Chunks of every page, in page order, each at most `chunkSize` code points long. */
 export function chunkPages(pages: readonly string[], options: ChunkOptions = {}): Chunk[] {
@@ -50,7 +56,7 @@ export function chunkPages(pages: readonly string[], options: ChunkOptions = {})
   pages.forEach((pageText, pageIndex) => {
     const text = normaliseWhitespace(pageText);
     if (text === '') return;
-    for (const content of mergePieces(splitIntoPieces(text, chunkSize), chunkSize, overlap)) {
+    for (const content of splitText(text, chunkSize, overlap)) {
       chunks.push({ content, page: pageIndex + 1, index: chunks.length });
     }
   });
@@ -59,7 +65,7 @@ export function chunkPages(pages: readonly string[], options: ChunkOptions = {})
 
 /**
  * Runs of horizontal whitespace become one space, spaces around line breaks go, and blank lines
- * shrink to one, which keeps paragraph breaks (the coarsest separator) and nothing more.
+ * shrink to one, which keeps paragraph breaks (the best boundary) and nothing more.
  */
 export function normaliseWhitespace(text: string): string {
   return text
@@ -85,96 +91,114 @@ function validateOptions(options: ChunkOptions): Required<ChunkOptions> {
 }
 
 /**
- * Lossless split into pieces of at most `maxLength` code points, using the coarsest separator
- * that makes each piece short enough: joined again, the pieces give back `text`.
+ * One page's chunks. Positions are code-point indexes. Each chunk after the first starts at
+ * most `overlap` code points before the end of the one before it, at the best boundary there
+ * (the earliest of that kind, for the longest overlap), and always ends past it.
  */
-function splitIntoPieces(text: string, maxLength: number, level = 0): Piece[] {
-  const length = codePointLength(text);
-  if (length <= maxLength) return [{ text, length }];
-  const separator = SEPARATORS[level];
-  if (separator === undefined) return Array.from(text, (char) => ({ text: char, length: 1 }));
-  return splitAfter(text, separator).flatMap((part) => splitIntoPieces(part, maxLength, level + 1));
-}
-
-function splitAfter(text: string, separator: RegExp): string[] {
-  const parts: string[] = [];
-  let start = 0;
-  for (const match of text.matchAll(separator)) {
-    const end = match.index + match[0].length;
-    parts.push(text.slice(start, end));
-    start = end;
-  }
-  if (start < text.length) parts.push(text.slice(start));
-  return parts;
-}
-
-/**
- * Packs pieces greedily into chunks. Each chunk after the first starts with the end of the one
- * before it (at most `overlap` code points, cut at the coarsest separator that fits), shortened
- * as far as needed for the next piece to fit.
- */
-function mergePieces(pieces: readonly Piece[], chunkSize: number, overlap: number): string[] {
+function splitText(text: string, chunkSize: number, overlap: number): string[] {
+  const chars = Array.from(text);
+  const boundaries = findBoundaries(text, chars);
   const chunks: string[] = [];
-  let window: Piece[] = [];
-  let windowLength = 0;
-  let carried = 0;
-  for (const piece of pieces) {
-    if (windowLength + piece.length > chunkSize && hasNewText(window, carried)) {
-      const text = joinPieces(window);
-      chunks.push(text.trim());
-      window = overlapPieces(text, overlap);
-      windowLength = totalLength(window);
-      carried = window.length;
-    }
-    while (windowLength + piece.length > chunkSize) {
-      windowLength -= window.shift()?.length ?? 0;
-      carried = Math.max(0, carried - 1);
-    }
-    window.push(piece);
-    windowLength += piece.length;
+  let start = 0;
+  let previousEnd = 0;
+  while (previousEnd < chars.length) {
+    const end =
+      chars.length - start <= chunkSize
+        ? chars.length
+        : chooseEnd(boundaries, start, chunkSize, previousEnd);
+    const content = chars.slice(start, end).join('').trim();
+    if (content !== '') chunks.push(content);
+    previousEnd = end;
+    start = end >= chars.length ? end : chooseOverlapStart(boundaries, start, end, overlap);
   }
-  if (hasNewText(window, carried)) chunks.push(joinPieces(window).trim());
   return chunks;
 }
 
-/** The longest run of trailing pieces of `text` that is at most `overlap` code points long. */
-function overlapPieces(text: string, overlap: number): Piece[] {
-  if (overlap === 0) return [];
-  const pieces = splitIntoPieces(text, overlap);
-  let length = 0;
-  let start = pieces.length;
-  while (start > 0) {
-    const next = pieces[start - 1];
-    if (next === undefined || length + next.length > overlap) break;
-    length += next.length;
-    start -= 1;
-  }
-  return pieces.slice(start);
-}
-
-/** Whether the window holds text beyond what it carried over, so it is worth a chunk. */
-function hasNewText(window: readonly Piece[], carried: number): boolean {
-  return window.slice(carried).some((piece) => /\S/u.test(piece.text));
-}
-
-function joinPieces(pieces: readonly Piece[]): string {
-  return pieces.map((piece) => piece.text).join('');
-}
-
-function totalLength(pieces: readonly Piece[]): number {
-  return pieces.reduce((sum, piece) => sum + piece.length, 0);
-}
-
-function codePointLength(text: string): number {
-  let length = 0;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    // A high surrogate followed by a low one is one code point.
-    if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
-      const next = text.charCodeAt(index + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) index += 1;
+/** `boundaries[kind]`: ascending positions where a chunk may end (or start), by kind. */
+function findBoundaries(text: string, chars: readonly string[]): number[][] {
+  const boundaries: number[][] = Array.from({ length: KINDS }, () => []);
+  // Code-point index of each UTF-16 index that starts a code point.
+  const toCodePoint = new Map<number, number>();
+  let unit = 0;
+  chars.forEach((char, index) => {
+    toCodePoint.set(unit, index);
+    unit += char.length;
+  });
+  toCodePoint.set(unit, chars.length);
+  BOUNDARIES.forEach((pattern, kind) => {
+    for (const match of text.matchAll(pattern)) {
+      const position = toCodePoint.get(match.index + match[0].length);
+      if (position !== undefined && position > 0) boundaries[kind]?.push(position);
     }
-    length += 1;
+  });
+  const cjk = boundaries[BOUNDARIES.length] ?? [];
+  const anywhere = boundaries[BOUNDARIES.length + 1] ?? [];
+  for (let position = 1; position < chars.length; position++) {
+    const before = chars[position - 1] ?? '';
+    const after = chars[position] ?? '';
+    // Between a CJK character and a Latin one is a word boundary; between two CJK characters
+    // only a character boundary (no word boundaries are marked in Chinese).
+    const beforeCjk = CJK.test(before);
+    const afterCjk = CJK.test(after);
+    if (beforeCjk !== afterCjk && before !== ' ' && after !== ' ') {
+      boundaries[BOUNDARIES.length - 1]?.push(position);
+    } else if (beforeCjk && afterCjk) cjk.push(position);
+    anywhere.push(position);
   }
-  return length;
+  for (const list of boundaries) list.sort((a, b) => a - b);
+  return boundaries;
+}
+
+function chooseEnd(
+  boundaries: readonly number[][],
+  start: number,
+  chunkSize: number,
+  previousEnd: number,
+): number {
+  const last = start + chunkSize;
+  const first = Math.max(previousEnd + 1, start + Math.ceil(chunkSize * MIN_FILL));
+  for (const positions of boundaries.slice(0, KINDS - 1)) {
+    const found = lastInRange(positions, first, last);
+    if (found !== undefined) return found;
+  }
+  return last;
+}
+
+function chooseOverlapStart(
+  boundaries: readonly number[][],
+  start: number,
+  end: number,
+  overlap: number,
+): number {
+  if (overlap === 0) return end;
+  for (const positions of boundaries) {
+    const found = firstInRange(positions, Math.max(start + 1, end - overlap), end - 1);
+    if (found !== undefined) return found;
+  }
+  return end;
+}
+
+/** The last position in [from, to], or undefined. */
+function lastInRange(sorted: readonly number[], from: number, to: number): number | undefined {
+  const index = upperBound(sorted, to) - 1;
+  const value = sorted[index];
+  return value !== undefined && value >= from ? value : undefined;
+}
+
+/** The first position in [from, to], or undefined. */
+function firstInRange(sorted: readonly number[], from: number, to: number): number | undefined {
+  const value = sorted[upperBound(sorted, from - 1)];
+  return value !== undefined && value <= to ? value : undefined;
+}
+
+/** Index of the first value greater than `value`. */
+function upperBound(sorted: readonly number[], value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((sorted[middle] ?? 0) <= value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }

@@ -56,10 +56,16 @@ describe('extractPdfText: documents with text', () => {
     }
   });
 
-  it('keeps the line structure pdf.js sees', async () => {
-    const { pages } = await extractPdfText(makeTextPdf(['First line\nSecond line']), LIMITS);
+  it('joins wrapped lines and ends a paragraph at a line that stops short of the margin', async () => {
+    const first =
+      'Applications are lodged at the town hall or online, and every application is answered ' +
+      'in writing within twenty working days of the date it was received.';
+    const { pages } = await extractPdfText(
+      makeTextPdf([`${first}\nLate applications are refused.`]),
+      LIMITS,
+    );
 
-    expect(pages).toEqual(['First line\nSecond line']);
+    expect(pages).toEqual([`${first}\n\nLate applications are refused.`]);
   });
 
   it('reads a Chinese document (Type0 font, ToUnicode CMap) page by page', async () => {

@@ -1,64 +1,61 @@
 import { getResolvedPDFJS } from 'unpdf';
 import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'unpdf/pdfjs';
+import { pageTexts } from './page-text.ts';
+import { PdfTextError } from './pdf-failure.ts';
+import { layoutPage, type PageLayout, type TextRun } from './pdf-layout.ts';
+import {
+  DEFAULT_PDF_WORK_BUDGET,
+  NO_PDF_WORK,
+  type PdfWork,
+  type PdfWorkBudget,
+  PdfWorkMeter,
+} from './pdf-work-budget.ts';
 
 /**
- * Text of an uploaded PDF, page by page, with every way a bad upload can fail reported as a
- * {@link PdfTextError} whose `reason` the upload route maps to a status (`not_pdf` → 415, the
- * others → 422) and whose message is safe to show.
+ * Text of an uploaded PDF, page by page, rebuilt from the layout into paragraphs (see
+ * pdf-layout.ts and page-text.ts), with every way a bad upload can fail reported as a
+ * {@link PdfTextError}.
+ *
+ * Two entry points: {@link extractPdfText} reads a whole document; {@link extractPdfLayout}
+ * reads a range of pages and returns their layout, for ingestion in batches (one invocation
+ * per batch), after which {@link pageTexts} turns all the batches' layouts into text at once.
+ *
+ * Relative imports carry their `.ts` extension so that Node scripts (bench/, dev/) can load
+ * this file directly.
  */
 
-export type PdfFailureReason = 'not_pdf' | 'encrypted' | 'corrupt' | 'too_many_pages' | 'no_text';
+export { describePdfFailure, type PdfFailureReason, PdfTextError } from './pdf-failure.ts';
+export { DEFAULT_PDF_WORK_BUDGET, type PdfWork, type PdfWorkBudget } from './pdf-work-budget.ts';
+export type { LayoutBlock, PageLayout } from './pdf-layout.ts';
+export { pageTexts } from './page-text.ts';
 
 export interface PdfLimits {
   /** Documents with more pages are refused before any page is read. */
   maxPages: number;
+  /** Work one document may cost, over all its batches; {@link DEFAULT_PDF_WORK_BUDGET} parts by default. */
+  budget?: Partial<PdfWorkBudget>;
+}
+
+export interface PdfLayoutOptions extends PdfLimits {
+  /** The pages to read, 1-based and inclusive; all by default. `last` past the end is cut. */
+  pages?: { first: number; last: number };
+  /** What earlier batches of the same document used (their `used`), charged to the budget. */
+  alreadyUsed?: PdfWork;
+}
+
+export interface PdfLayoutBatch {
+  pageCount: number;
+  /** One layout per page read, in page order. */
+  pages: PageLayout[];
+  /** Work used so far: `alreadyUsed` plus this batch's. */
+  used: PdfWork;
 }
 
 export interface PdfText {
-  /** Text of each page as pdf.js lays it out (line breaks kept); index 0 is page 1. */
+  /** Text of each page: paragraphs separated by blank lines; index 0 is page 1. */
   pages: string[];
   pageCount: number;
-}
-
-/** A PDF the service cannot take. `message` is user-facing; the pdf.js error is the `cause`. */
-export class PdfTextError extends Error {
-  readonly reason: PdfFailureReason;
-  /** Set for `too_many_pages`. */
-  readonly pageCount: number | undefined;
-  /** Set for `too_many_pages`. */
-  readonly maxPages: number | undefined;
-
-  constructor(
-    reason: PdfFailureReason,
-    options: { cause?: unknown; pageCount?: number; maxPages?: number } = {},
-  ) {
-    super(describePdfFailure(reason, options), { cause: options.cause });
-    this.name = 'PdfTextError';
-    this.reason = reason;
-    this.pageCount = options.pageCount;
-    this.maxPages = options.maxPages;
-  }
-}
-
-/** A message for the person who uploaded the file: what is wrong and what they can do. */
-export function describePdfFailure(
-  reason: PdfFailureReason,
-  details: { pageCount?: number; maxPages?: number } = {},
-): string {
-  switch (reason) {
-    case 'not_pdf':
-      return 'The file is not a PDF document. Only PDF files can be uploaded.';
-    case 'encrypted':
-      return 'The PDF is password-protected. Remove the password (for example by printing it to a new PDF) and upload it again.';
-    case 'corrupt':
-      return 'The PDF could not be read: it is damaged or incomplete. Download or export it again and retry.';
-    case 'too_many_pages':
-      return details.pageCount !== undefined && details.maxPages !== undefined
-        ? `The PDF has ${details.pageCount} pages; at most ${details.maxPages} are allowed. Split it into smaller documents.`
-        : 'The PDF has more pages than allowed. Split it into smaller documents.';
-    case 'no_text':
-      return 'The PDF contains no text that can be extracted, for example because it is a scan. Upload a PDF with selectable text, or run text recognition (OCR) on it first.';
-  }
+  used: PdfWork;
 }
 
 const PAGES_IN_FLIGHT = 8;
@@ -77,42 +74,85 @@ const PDFJS_OPTIONS = {
 } as const;
 
 /**
- * Reads the text of every page. Throws only {@link PdfTextError} for bad input.
+ * Reads the text of every page. Throws only {@link PdfTextError} for bad input: `no_text` when
+ * no page has any, `too_complex` when the document needs more work than its budget.
  *
  * `bytes` is copied before parsing: pdf.js takes ownership of (detaches) the buffer it is given,
  * and the caller usually still needs the bytes to store or hash them.
  */
 export async function extractPdfText(bytes: Uint8Array, limits: PdfLimits): Promise<PdfText> {
-  assertLimits(limits);
+  const batch = await extractPdfLayout(bytes, limits);
+  const pages = pageTexts(batch.pages);
+  if (!hasExtractableText(pages)) throw new PdfTextError('no_text');
+  return { pages, pageCount: batch.pageCount, used: batch.used };
+}
+
+/** Whether any page has text; a document without any is refused as `no_text`. */
+export function hasExtractableText(pages: readonly string[]): boolean {
+  return pages.some((page) => /\S/u.test(page));
+}
+
+/**
+ * The layout of a range of pages (all by default), and the work used. Throws only
+ * {@link PdfTextError} for bad input, like {@link extractPdfText}, except that it does not
+ * decide `no_text`: one batch without text says nothing about the document.
+ */
+export async function extractPdfLayout(
+  bytes: Uint8Array,
+  options: PdfLayoutOptions,
+): Promise<PdfLayoutBatch> {
+  assertLimits(options);
+  const meter = new PdfWorkMeter(
+    { ...DEFAULT_PDF_WORK_BUDGET, ...options.budget },
+    options.alreadyUsed ?? NO_PDF_WORK,
+  );
+  if (meter.exceeded !== undefined) throw new PdfTextError('too_complex');
   if (!hasPdfSignature(bytes)) throw new PdfTextError('not_pdf');
   // Outside the try: pdf.js failing to load is the service's fault, not the file's.
   const { getDocument } = await getResolvedPDFJS();
   let loadingTask: PDFDocumentLoadingTask | undefined;
+  let unregister = () => {};
   try {
     loadingTask = getDocument({ data: bytes.slice(), ...PDFJS_OPTIONS });
+    // Before pdf.js reads anything: its worker starts on a later turn.
+    unregister = meter.register(loadingTask.docId);
     const pdf = await loadingTask.promise;
-    if (pdf.numPages > limits.maxPages) {
+    if (pdf.numPages > options.maxPages) {
       throw new PdfTextError('too_many_pages', {
         pageCount: pdf.numPages,
-        maxPages: limits.maxPages,
+        maxPages: options.maxPages,
       });
     }
-    const pages = await readPages(pdf);
-    if (!pages.some(hasText)) throw new PdfTextError('no_text');
-    return { pages, pageCount: pdf.numPages };
+    const first = options.pages?.first ?? 1;
+    const last = Math.min(options.pages?.last ?? pdf.numPages, pdf.numPages);
+    const pages = await readPages(pdf, first, last, meter);
+    return { pageCount: pdf.numPages, pages, used: meter.used };
   } catch (error) {
-    throw asPdfTextError(error);
+    throw asPdfTextError(error, meter);
   } finally {
     // Destroying the loading task also releases a document that failed half-way through
     // opening (a password prompt), which a PDFDocumentProxy could not. A failure to release
     // must not replace the answer.
     await loadingTask?.destroy().catch(() => undefined);
+    unregister();
   }
 }
 
-function assertLimits(limits: PdfLimits): void {
-  if (!Number.isInteger(limits.maxPages) || limits.maxPages < 1) {
-    throw new RangeError(`maxPages must be a positive integer, got ${limits.maxPages}`);
+function assertLimits(options: PdfLayoutOptions): void {
+  if (!Number.isInteger(options.maxPages) || options.maxPages < 1) {
+    throw new RangeError(`maxPages must be a positive integer, got ${options.maxPages}`);
+  }
+  const range = options.pages;
+  if (
+    range !== undefined &&
+    !(
+      Number.isInteger(range.first) &&
+      Number.isInteger(range.last) &&
+      range.first >= 1 &&
+      range.last >= range.first
+    )
+  ) {
+    throw new RangeError(`pages must be 1-based with first ≤ last, got ${JSON.stringify(range)}`);
   }
 }
 
@@ -123,38 +163,78 @@ function hasPdfSignature(bytes: Uint8Array): boolean {
 /**
  * A few pages at a time: requests in flight overlap pdf.js's message round trips (10–20 %
  * faster than one by one here), while the bound keeps a long document's parsed pages from all
- * being held at once.
+ * being held at once. The meter is checked after every batch: pdf.js swallows the error that
+ * stopped it (it returns what it had read), so the meter is what says the budget is spent.
  */
-async function readPages(pdf: PDFDocumentProxy): Promise<string[]> {
-  const pages: string[] = [];
-  for (let first = 1; first <= pdf.numPages; first += PAGES_IN_FLIGHT) {
-    const last = Math.min(first + PAGES_IN_FLIGHT - 1, pdf.numPages);
+async function readPages(
+  pdf: PDFDocumentProxy,
+  firstPage: number,
+  lastPage: number,
+  meter: PdfWorkMeter,
+): Promise<PageLayout[]> {
+  const pages: PageLayout[] = [];
+  for (let first = firstPage; first <= lastPage; first += PAGES_IN_FLIGHT) {
+    const last = Math.min(first + PAGES_IN_FLIGHT - 1, lastPage);
     const batch = Array.from({ length: last - first + 1 }, (_, offset) => first + offset);
     pages.push(...(await Promise.all(batch.map((pageNumber) => readPage(pdf, pageNumber)))));
+    if (meter.exceeded !== undefined) throw new PdfTextError('too_complex');
   }
   return pages;
 }
 
-async function readPage(pdf: PDFDocumentProxy, pageNumber: number): Promise<string> {
+async function readPage(pdf: PDFDocumentProxy, pageNumber: number): Promise<PageLayout> {
   const page = await pdf.getPage(pageNumber);
   try {
+    const viewport = page.getViewport({ scale: 1 });
     const content = await page.getTextContent();
-    let text = '';
+    const runs: TextRun[] = [];
     for (const item of content.items) {
-      if ('str' in item) text += item.hasEOL ? `${item.str}\n` : item.str;
+      if (!('str' in item)) continue;
+      const run = toDisplayRun(item.str, item.transform, item.width, viewport.transform);
+      if (run !== undefined) runs.push(run);
     }
-    // A font's ToUnicode map may map a glyph to U+0000, which Postgres text cannot hold.
-    return text.replaceAll('\u0000', '');
+    return layoutPage(runs, { page: pageNumber, width: viewport.width, height: viewport.height });
   } finally {
     page.cleanup();
   }
 }
 
-function hasText(page: string): boolean {
-  return /\S/u.test(page);
+/**
+ * A pdf.js text item in display coordinates (the page's rotation and crop box applied, y
+ * downwards). A font's ToUnicode map may map a glyph to U+0000, which Postgres text cannot
+ * hold, so those go. Text not running left to right on the display (vertical or turned text)
+ * keeps its position, as a run of its own.
+ */
+function toDisplayRun(
+  text: string,
+  transform: number[],
+  width: number,
+  viewportTransform: number[],
+): TextRun | undefined {
+  const clean = text.replaceAll('\u0000', '');
+  if (clean === '') return undefined;
+  const [a = 1, b = 0, c = 0, d = 1, e = 0, f = 0] = viewportTransform;
+  const [ta = 1, tb = 0, tc = 0, td = 1, tx = 0, ty = 0] = transform;
+  const x = a * tx + c * ty + e;
+  const y = b * tx + d * ty + f;
+  // The item's own axes on the display: its x axis (the text direction) and y axis (its size).
+  const dirX = a * ta + c * tb;
+  const dirY = b * ta + d * tb;
+  const size = Math.hypot(a * tc + c * td, b * tc + d * td);
+  const scale = Math.hypot(ta, tb) || 1;
+  const horizontal = Math.abs(dirY) <= Math.abs(dirX) * 0.1 && dirX > 0;
+  return {
+    text: clean,
+    x,
+    baseline: y,
+    width: horizontal ? Math.abs(width) * (Math.hypot(dirX, dirY) / scale) : size * 0.5,
+    size: size || Math.hypot(dirX, dirY),
+  };
 }
 
-function asPdfTextError(error: unknown): PdfTextError {
+function asPdfTextError(error: unknown, meter: PdfWorkMeter): PdfTextError {
+  // The meter first: pdf.js may report the error it was stopped with as a damaged file.
+  if (meter.exceeded !== undefined) return new PdfTextError('too_complex', { cause: error });
   if (error instanceof PdfTextError) return error;
   if (isPasswordException(error)) {
     return new PdfTextError('encrypted', { cause: error });

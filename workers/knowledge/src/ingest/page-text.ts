@@ -1,0 +1,101 @@
+/**
+ * The document-level last step of extraction: page layouts (pdf-layout.ts) become page texts.
+ * Page furniture is dropped (page-furniture.ts), each paragraph's visual lines are joined into
+ * running text, and paragraphs are separated by a blank line.
+ *
+ * Joining lines: no space where either side is CJK (a Chinese line breaks inside a word:
+ * "符合条" + "件" is "符合条件"), one space between Latin words, and a Latin word split with a
+ * hyphen at the line end is rejoined ("employ-" + "ment" → "employment") unless the hyphen is
+ * real: the next line starts with a capital or a digit ("non-" + "EU"), or the document spells
+ * the hyphenated word elsewhere and never the closed one ("well-" + "known").
+ */
+import { isCjk, removeCjkSpacing } from './cjk-spacing.ts';
+import { findPageFurniture } from './page-furniture.ts';
+import type { PageLayout } from './pdf-layout.ts';
+
+/** The text of each page, in the order given, without headers, footers and page numbers. */
+export function pageTexts(pages: readonly PageLayout[]): string[] {
+  const furniture = findPageFurniture(pages);
+  const vocabulary = Vocabulary.of(pages);
+  return pages.map((page, pageIndex) =>
+    page.blocks
+      .filter((_, blockIndex) => !furniture[pageIndex]?.has(blockIndex))
+      .map((block) => joinLines(block.lines, vocabulary))
+      .filter((paragraph) => paragraph !== '')
+      .join('\n\n'),
+  );
+}
+
+/** Words the document spells, closed and hyphenated, counted (lower case). */
+export class Vocabulary {
+  readonly #counts = new Map<string, number>();
+
+  static of(pages: readonly PageLayout[]): Vocabulary {
+    const vocabulary = new Vocabulary();
+    for (const page of pages) {
+      for (const block of page.blocks) for (const line of block.lines) vocabulary.add(line);
+    }
+    return vocabulary;
+  }
+
+  /** Adds the words of one line; a word cut by the line end ("employ-") is not a word. */
+  add(line: string): void {
+    for (const match of line.matchAll(/\p{L}+(?:-\p{L}+)*/gu)) {
+      if (line[match.index + match[0].length] === '-') continue;
+      const word = match[0].toLowerCase();
+      this.#counts.set(word, (this.#counts.get(word) ?? 0) + 1);
+    }
+  }
+
+  count(word: string): number {
+    return this.#counts.get(word.toLowerCase()) ?? 0;
+  }
+}
+
+/** A paragraph's visual lines as running text. */
+export function joinLines(lines: readonly string[], vocabulary = new Vocabulary()): string {
+  let text = '';
+  for (const raw of lines) {
+    const line = removeCjkSpacing(raw.trim());
+    if (line === '') continue;
+    text = text === '' ? line : joinPair(text, line, vocabulary);
+  }
+  return text;
+}
+
+const LINE_END_HYPHEN = /(\p{L}+)([-\u00ad\u2010])$/u;
+
+function joinPair(before: string, after: string, vocabulary: Vocabulary): string {
+  const last = lastChar(before);
+  const first = [...after][0];
+  if (isCjk(last) || isCjk(first)) return before + after;
+  const hyphen = LINE_END_HYPHEN.exec(before);
+  // "Covid-" + "19": a hyphen before a number is part of the name.
+  if (hyphen !== null && first !== undefined && /\p{N}/u.test(first)) return before + after;
+  if (hyphen !== null && first !== undefined && /\p{L}/u.test(first)) {
+    const [, stem = '', mark] = hyphen;
+    const head = before.slice(0, before.length - 1);
+    if (mark === '\u00ad') return head + after;
+    const next = /^\p{L}+/u.exec(after)?.[0] ?? '';
+    return keepsHyphen(stem, next, vocabulary) ? before + after : head + after;
+  }
+  return `${before} ${after}`;
+}
+
+/** Whether "stem-next", split at the hyphen by the line end, is a real hyphenated word. */
+function keepsHyphen(stem: string, next: string, vocabulary: Vocabulary): boolean {
+  if (/^\p{Lu}/u.test(next)) return true;
+  const hyphenated = vocabulary.count(`${stem}-${next}`);
+  const closed = vocabulary.count(`${stem}${next}`);
+  return hyphenated > closed;
+}
+
+function lastChar(text: string): string | undefined {
+  const code = text.codePointAt(text.length - 1);
+  if (code === undefined) return undefined;
+  // A low surrogate ends a character that began one code unit earlier.
+  if (code >= 0xdc00 && code <= 0xdfff && text.length >= 2) {
+    return String.fromCodePoint(text.codePointAt(text.length - 2) ?? code);
+  }
+  return String.fromCharCode(code);
+}
