@@ -7,7 +7,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { launchDev } from '../../dev/stack/launch-dev.ts';
 import { LOCAL_ADMIN } from '../../dev/stack/seed.ts';
-import { login } from '../client.ts';
+import { logIn } from './service-login.ts';
 import { documentPdf, EVAL_DOCUMENTS } from './documents.ts';
 import { listFiles, uploadPdf, type KnowledgeApi } from './knowledge-api.ts';
 import { checkLabels, pagesOfStoredContent } from './labels.ts';
@@ -43,7 +43,7 @@ export async function startIsolatedCorpus(
 
   const api = {
     base: stack.baseUrl,
-    token: await login(stack.baseUrl, LOCAL_ADMIN.username, LOCAL_ADMIN.password),
+    token: await logIn(stack.baseUrl, LOCAL_ADMIN.username, LOCAL_ADMIN.password),
   };
   const uploads: IsolatedCorpus['uploads'] = [];
   for (const document of EVAL_DOCUMENTS) {

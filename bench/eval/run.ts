@@ -11,7 +11,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { login } from '../client.ts';
+import { logIn } from './service-login.ts';
 import { EVAL_DOCUMENTS } from './documents.ts';
 import { devDatabaseSettings, embed, exactNeighbours, servedPlan } from './exact-search.ts';
 import { largestSimilarityGap, recallAtK } from './hnsw-recall.ts';
@@ -19,7 +19,7 @@ import { startIsolatedCorpus, type IsolatedCorpus } from './isolated-corpus.ts';
 import { listFiles, type KnowledgeApi } from './knowledge-api.ts';
 import { checkLabels } from './labels.ts';
 import { outcomeOf, scoreMode, type EvalItem, type ModeScores } from './scoring.ts';
-import { parseOptions, USAGE, type EvalOptions } from './options.ts';
+import { isLoopback, parseOptions, USAGE, type EvalOptions } from './options.ts';
 import { readOperatorItems, unknownLocations } from './operator-questions.ts';
 import { runModes, type ModeRun } from './query-runner.ts';
 import { printReport, type HnswReport } from './report.ts';
@@ -86,13 +86,16 @@ function builtInItems(): EvalItem[] {
 
 async function operatorTarget(operator: NonNullable<EvalOptions['operator']>) {
   const items = await readOperatorItems(operator.questions);
+  if (!operator.url.startsWith('https:') && !isLoopback(new URL(operator.url))) {
+    log('warning: plain http to a remote service sends the password or token unencrypted');
+  }
   let token = operator.token ?? process.env.KBCHAT_TOKEN;
   if (!token) {
     const { KBCHAT_USERNAME: username, KBCHAT_PASSWORD: password } = process.env;
     if (!username || !password) {
       throw new Error('give --token, or set KBCHAT_TOKEN, or KBCHAT_USERNAME and KBCHAT_PASSWORD');
     }
-    token = await login(operator.url, username, password);
+    token = await logIn(operator.url, username, password);
   }
   const api: KnowledgeApi = { base: operator.url, token };
   const problems = unknownLocations(items, await listFiles(api, false));
@@ -100,9 +103,6 @@ async function operatorTarget(operator: NonNullable<EvalOptions['operator']>) {
     throw new Error(
       `the questions name files or pages the service does not hold:\n  ${problems.join('\n  ')}`,
     );
-  }
-  if (!operator.url.startsWith('https:') && operator.allowRemote) {
-    log('warning: plain http to a remote service sends the token unencrypted');
   }
   return { items, api };
 }
