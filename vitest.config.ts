@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 import { moduleWorkers, type TestStack } from './dev/test/workers.ts';
 
 // Projects, one `npm test`:
-// - tooling:     the local dev tooling (database front, relay, offline model) in Node;
+// - tooling:     the local dev tooling (database front, relay, offline model) and the pure
+//                parts of bench/ (the retrieval evaluation's metrics and labels) in Node;
 // - unit:        shared/ and per-worker code inside workerd, no services;
 // - integration: all four workers inside workerd (the gateway under test, the three modules as
 //                auxiliary workers) against the real local database and model endpoint that
@@ -27,7 +28,8 @@ export default defineConfig({
         test: {
           name: 'tooling',
           environment: 'node',
-          include: ['dev/**/*.test.ts'],
+          // bench/: the pure parts of benchmarks and the retrieval evaluation (no stack).
+          include: ['dev/**/*.test.ts', 'bench/**/*.test.ts'],
           testTimeout: 30_000,
         },
       },

@@ -22,15 +22,13 @@
 // --out bench-results/ingest.json.
 // Everything talks to loopback only; every request has a timeout and the whole run a deadline.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { registerHooks } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
-import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
@@ -40,6 +38,7 @@ import { LOCAL_ADMIN } from '../dev/stack/seed.ts';
 import { CONSTANT_WEIGHT, embedText } from '../dev/stack/offline-model/lexical.ts';
 import { makeCorpus, makeQuestions } from './corpus.ts';
 import { stats, type Stats } from './stats.ts';
+import { loadNearestChunksQuery } from './nearest-chunks-query.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SECTIONS = ['ingest', 'query'] as const;
@@ -303,31 +302,6 @@ async function runIngest() {
 
 // ---------------------------------------------------------------------------------------------
 // Section 2: pgvector in PGlite at scale
-
-interface NearestModule {
-  nearestChunksQuery(vector: number[], options: { top: number; fileIds?: string[] }): SQL;
-}
-
-// workers/ and shared/ are written for the bundler: their relative imports carry no extension.
-// Let Node find those files the same way, for the knowledge worker's sources and shared/ only.
-async function loadNearestChunksQuery(): Promise<NearestModule['nearestChunksQuery']> {
-  const bundled = ['workers/knowledge/src', 'shared'].map(
-    (dir) => pathToFileURL(path.join(root, dir) + path.sep).href,
-  );
-  registerHooks({
-    resolve(specifier, context, nextResolve) {
-      const parent = context.parentURL ?? '';
-      const fromBundled = bundled.some((prefix) => parent.startsWith(prefix));
-      if (fromBundled && specifier.startsWith('.') && path.extname(specifier) === '') {
-        return nextResolve(`${specifier}.ts`, context);
-      }
-      return nextResolve(specifier, context);
-    },
-  });
-  // A computed specifier: dev/'s type checker (NodeNext) does not follow it into workers/.
-  const file = pathToFileURL(path.join(root, 'workers/knowledge/src/store/files.ts')).href;
-  return ((await import(file)) as NearestModule).nearestChunksQuery;
-}
 
 interface Variant {
   kind: 'vector' | 'halfvec';
