@@ -1,16 +1,16 @@
 // Exact nearest neighbours from the isolated stack's own database, to measure what the HNSW
 // index loses. The dev stack writes its database settings to <data dir>/dev.env; Node reaches
-// the database through the stack's WebSocket relay with the Neon driver, as the workers do.
+// the database through the stack's local Neon proxy with the Neon driver, as the workers do.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { neonConfig } from '@neondatabase/serverless';
 import { sql } from 'drizzle-orm';
 import ws from 'ws';
-import { openDatabase, type DatabaseSettings } from '../../shared/db/database.ts';
+import { openPool, type DatabaseSettings } from '../../shared/db/database.ts';
 import { loadNearestChunksQuery } from '../nearest-chunks-query.ts';
 import type { Neighbour } from './hnsw-recall.ts';
 
-/** DATABASE_URL and DATABASE_WS_PROXY from the dev.env that `npm run dev` wrote. */
+/** DATABASE_URL and DATABASE_PROXY from the dev.env that `npm run dev` wrote. */
 export async function devDatabaseSettings(dataDir: string): Promise<DatabaseSettings> {
   const text = await readFile(path.join(dataDir, 'dev.env'), 'utf8');
   const env = new Map(
@@ -21,7 +21,7 @@ export async function devDatabaseSettings(dataDir: string): Promise<DatabaseSett
   );
   const url = env.get('KNOWLEDGE_DATABASE_URL') || env.get('DATABASE_URL');
   if (!url) throw new Error(`no DATABASE_URL in ${path.join(dataDir, 'dev.env')}`);
-  return { url, wsProxy: env.get('DATABASE_WS_PROXY') || undefined };
+  return { url, proxy: env.get('DATABASE_PROXY') || undefined };
 }
 
 const literal = (vector: readonly number[]) => `[${vector.join(',')}]`;
@@ -36,7 +36,7 @@ export async function exactNeighbours(
   k: number,
 ): Promise<Neighbour[][]> {
   neonConfig.webSocketConstructor = ws;
-  const { db, close } = openDatabase(settings, {});
+  const { db, close } = openPool(settings, {});
   try {
     return await db.transaction(async (tx) => {
       await tx.execute(sql`set local enable_indexscan = off`);
@@ -69,7 +69,7 @@ export async function servedPlan(
 ): Promise<string> {
   const nearestChunksQuery = await loadNearestChunksQuery();
   neonConfig.webSocketConstructor = ws;
-  const { db, close } = openDatabase(settings, {});
+  const { db, close } = openPool(settings, {});
   try {
     return await db.transaction(async (tx) => {
       await tx.execute(sql`select set_config('hnsw.ef_search', ${String(efSearch)}, true)`);

@@ -49,11 +49,11 @@ describe('SQL over HTTP, as Neon serves it', () => {
   });
 
   it('transaction-local settings hold for the statements after them, and no further', async () => {
-    const [, [inside]] = await sql.transaction([
+    const [, inside] = await sql.transaction([
       sql`select set_config('kbchat.user_id', 'alice', true)`,
       sql`select current_setting('kbchat.user_id', true) as user_id`,
     ]);
-    expect(inside).toEqual({ user_id: 'alice' });
+    expect(inside).toEqual([{ user_id: 'alice' }]);
     const [after] = await sql`select current_setting('kbchat.user_id', true) as user_id`;
     expect(after!.user_id ?? '').toBe('');
   });
