@@ -49,8 +49,7 @@ export const knowledgeService = defineService({
       doc: `Uploads one PDF (multipart, one file part named \`file\`). Its text is extracted page by
 page, chunked, embedded and stored in one transaction. The same bytes uploaded again answer the
 stored file with \`duplicate: true\`. Too large → 413; not a PDF → 415; encrypted, damaged,
-too many pages or no extractable text → 422; model endpoint down → 502.
-@middleware(uploadLimit)`,
+too many pages or no extractable text → 422; model endpoint down → 502.`,
       params: { file: fileParam() },
       output: UploadResult,
     }),

@@ -33,6 +33,7 @@ export { AnnotationStore, methodNameOf } from './annotation-store';
 export { httpMethodOf, routePathOf, snakeCase, type HttpMethod, type RoutePattern } from './naming';
 export { ValidateTagError } from './validate-tags';
 export { VALIDATION_FAILED } from './validation';
+export { DEFAULT_BODY_LIMIT, type BodyLimit } from './body-limit';
 export { MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE } from './read-request';
 export { DOCS_PATH, OPENAPI_PATH, mountService, routeNameOf, type MountOptions } from './mount';
 export { mergeOpenApi, openApiDocument, type OpenApiDocument } from './openapi';

@@ -3,6 +3,7 @@ import { routePath } from 'hono/route';
 import { AppError } from '../errors/app-error';
 import { problemResponse } from '../errors/problem';
 import { AuthError } from './auth-failure';
+import { bodyLimitStep, DEFAULT_BODY_LIMIT, type BodyLimit } from './body-limit';
 import { httpCallContext } from './call-context';
 import { ServiceDeclarationError } from './compile-route';
 import { DOCS_ROUTE, GUEST_ANNOTATIONS, OPENAPI_ROUTE } from './define';
@@ -26,6 +27,11 @@ export interface MountOptions<E extends Env = Env, Principal = unknown> {
    * returned; throw to refuse instead (a token whose session turned out to have ended).
    */
   settle?: (principal: unknown) => Promise<void>;
+  /**
+   * Each route's request-body limit, applied before anything reads the body (the token check
+   * included); DEFAULT_BODY_LIMIT (64 KiB) when not given.
+   */
+  bodyLimit?: (route: Route, env: E['Bindings']) => BodyLimit;
   /** Middlewares that routes pick by name with `@middleware(name)`. */
   middlewares?: Record<string, MiddlewareHandler<E>>;
   /**
@@ -61,8 +67,10 @@ export function mountService<E extends Env, S extends Service, Principal = unkno
   const serveDocs = options.openapi ?? true;
   if (serveDocs) mountDocs(app, service, options);
   for (const route of service.routes) {
+    const limit = options.bodyLimit;
     const handlers: MiddlewareHandler<E>[] = [
       enterRoute(route),
+      bodyLimitStep<E>((env) => limit?.(route, env) ?? { bytes: DEFAULT_BODY_LIMIT }),
       authorizeStep(route, options.authorize),
       ...route.middlewares.map((name) => options.middlewares![name]!),
       handle(service, route, impl, options),

@@ -2,7 +2,6 @@ import type { Principal } from '../../../shared/auth/roles';
 import { settleSession } from '../../../shared/auth/session';
 import { authService } from '../../../shared/contracts/auth';
 import { checkDatabase } from '../../../shared/db/health';
-import { limitBody } from '../../../shared/module/body-limit';
 import { createModuleApp, moduleName } from '../../../shared/module/module-app';
 import { mountService, rpcEntrypoint, type ServiceImpl } from '../../../shared/service';
 import { authorize } from './authorize';
@@ -37,8 +36,11 @@ const impl: ServiceImpl<typeof authService, AuthEnv, Principal> = {
 };
 
 const app = createModuleApp<{ Bindings: AuthEnv }>(AUTH_MODULE);
-app.use(limitBody(MAX_BODY_BYTES));
-mountService(app, authService, impl, { authorize, settle: settleSession });
+mountService(app, authService, impl, {
+  authorize,
+  settle: settleSession,
+  bodyLimit: () => ({ bytes: MAX_BODY_BYTES }),
+});
 
 /** What the other workers call over their AUTH service binding (GetMe settles a session). */
 export const AuthRpc = rpcEntrypoint(authService, impl, { authorize, settle: settleSession });

@@ -6,7 +6,6 @@ import { chatService } from '../../../shared/contracts/chat';
 import { knowledgeService } from '../../../shared/contracts/knowledge';
 import { AppError } from '../../../shared/errors/app-error';
 import { createModelClient } from '../../../shared/model/client';
-import { limitBody } from '../../../shared/module/body-limit';
 import { createModuleApp, moduleName } from '../../../shared/module/module-app';
 import { mountService, rpcClient, type ServiceImpl } from '../../../shared/service';
 import { answer, MODEL_FAILED } from './answer';
@@ -59,10 +58,10 @@ const impl: ServiceImpl<typeof chatService, ChatEnv, Principal> = {
 const MAX_BODY_BYTES = 64 * 1024;
 
 const app = createModuleApp<{ Bindings: ChatEnv }>(CHAT_MODULE);
-app.use(limitBody(MAX_BODY_BYTES));
 mountService(app, chatService, impl, {
   authorize: authorizeViaAuth<ChatEnv>((env) => chatConfig(env).verification),
   settle: settleSession,
+  bodyLimit: () => ({ bytes: MAX_BODY_BYTES }),
   // A stream that breaks in an unforeseen way still ends with the spec's error message.
   onStreamError: (_err, { requestId }) => ({
     content: MODEL_FAILED,

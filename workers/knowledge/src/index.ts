@@ -7,7 +7,7 @@ import { mountService, rpcEntrypoint } from '../../../shared/service';
 import { knowledgeConfig } from './config';
 import { knowledgeImpl } from './impl';
 import { KNOWLEDGE_MODULE } from './module';
-import { uploadLimit } from './upload-limit';
+import { knowledgeBodyLimit } from './body-limit';
 
 // The session check rides along with each call's own statements (every knowledge route runs
 // at least one); a call that ran none settles it with the check alone.
@@ -20,7 +20,7 @@ const app = createModuleApp<{ Bindings: KnowledgeEnv }>(KNOWLEDGE_MODULE);
 mountService(app, knowledgeService, knowledgeImpl, {
   authorize,
   settle: settleSession,
-  middlewares: { uploadLimit },
+  bodyLimit: knowledgeBodyLimit,
 });
 
 /** What chat calls over its KNOWLEDGE service binding: the methods marked @grpc. */
