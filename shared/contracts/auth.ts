@@ -80,8 +80,8 @@ throttle (429 with Retry-After).`,
     ListUsers: method({
       doc: 'Every user, oldest first, a page at a time. @role(SUPER_ADMIN)',
       params: {
-        page: z.coerce.number().int().min(1).default(1),
-        size: z.coerce.number().int().min(1).max(100).default(20),
+        page: z.number().int().min(1).default(1),
+        size: z.number().int().min(1).max(100).default(20),
       },
       output: z.object({
         items: z.array(ManagedUser),

@@ -402,7 +402,7 @@ describe('streaming', () => {
     const response = await chat(app, 'hi');
     expect(response.status).toBe(200);
     expect(response.headers.get('Content-Type')).toBe('text/event-stream');
-    expect(response.headers.get('Cache-Control')).toBe('no-cache');
+    expect(response.headers.get('Cache-Control')).toBe('no-store'); // a stream for a user: never for a shared cache;
     expect(response.headers.get('Connection')).toBe('keep-alive');
     expect(response.headers.get('X-Accel-Buffering')).toBe('no');
     expect(await response.text()).toBe(
@@ -528,6 +528,22 @@ describe('authorization hook', () => {
       ['GetMaybe', undefined, 'http'],
       ['PostLogin', ['guest'], 'http'],
     ]);
+  });
+
+  it('marks whatever a route that needs a token answers Cache-Control: no-store; guest routes not', async () => {
+    const { app } = setup();
+    const answered = await app.request('/moduleknowledge/query?text=a', { headers: USER });
+    expect(answered.status).toBe(200);
+    expect(answered.headers.get('Cache-Control')).toBe('no-store');
+    const refused = await app.request('/moduleknowledge/query?text=a');
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('Cache-Control')).toBe('no-store');
+    const guest = await app.request('/moduleknowledge/login', {
+      method: 'POST',
+      headers: JSON_TYPE,
+      body: JSON.stringify({ username: 'ann', password: 'correct horse' }),
+    });
+    expect(guest.headers.get('Cache-Control')).toBeNull();
   });
 
   it('lets guest and unannotated routes through without a token', async () => {

@@ -7,6 +7,8 @@ import { bodyLimitStep, DEFAULT_BODY_LIMIT, type BodyLimit } from './body-limit'
 import { httpCallContext } from './call-context';
 import { ServiceDeclarationError } from './compile-route';
 import { DOCS_ROUTE, GUEST_ANNOTATIONS, OPENAPI_ROUTE } from './define';
+
+const GUEST = 'guest';
 import { renderDocsPage } from './docs-page';
 import { fileDownloadHeaders, type FileDownload } from './file-download';
 import { openApiDocument } from './openapi';
@@ -153,6 +155,9 @@ function enterRoute<E extends Env>(route: RouteAccess): MiddlewareHandler<E> {
       c.res = undefined;
       c.res = c.text(message, status, headers);
     }
+    // What a route that needs a token answers is that user's, and never for a shared cache
+    // (a proxy, the browser's back/forward history): data, files, streams and refusals alike.
+    if (!route.roles?.includes(GUEST)) c.res.headers.set('Cache-Control', 'no-store');
   };
 }
 

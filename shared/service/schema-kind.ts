@@ -183,8 +183,14 @@ function coerceScalar(schema: AnySchema, text: string): unknown {
   }
 }
 
+// A number as people write one in a query string or a form: decimal digits, an optional sign
+// and fraction. Not `Number()`'s wider grammar: " 10", "0x10" (16), "1e1", "" and "Infinity"
+// are refused as not numbers, rather than silently read as something else.
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
 function toNumber(text: string): number | undefined {
-  const number = Number(text.trim());
+  if (!DECIMAL.test(text)) return undefined;
+  const number = Number(text);
   return Number.isFinite(number) ? number : undefined;
 }
 

@@ -23,7 +23,7 @@ const BASE = 'http://kb.test';
 /** Every way a token is used, on every module: each must answer 401 for an ended session. */
 async function uses(token: string): Promise<Record<string, number>> {
   const chat = await call('/modulechat/chat', { token, json: { prompt: 'anything at all' } });
-  await chat.body?.cancel();
+  await chat.arrayBuffer();
   const viaQuery = await exports.default.fetch(
     new Request(`${BASE}/moduleknowledge/list?t=${encodeURIComponent(token)}`),
   );
@@ -143,5 +143,27 @@ describe('the old password is guarded like a login', () => {
     });
     expect(await refusal(res)).toEqual(UNAUTHORISED);
     expect((await login(user.username, user.password)).status).toBe(200);
+  });
+});
+
+describe('what is answered to a user is never cached by others', () => {
+  it('list, me, query, download and chat answers carry Cache-Control: no-store', async () => {
+    const token = await seededAdminToken();
+    const list = await call('/moduleknowledge/list', { token });
+    const files = (await list.json<{ data: { id: string }[] }>()).data;
+    const answers = [
+      list,
+      await call('/moduleauth/me', { token }),
+      await call('/moduleknowledge/query?text=refund', { token }),
+      await call('/modulechat/chat', { token, json: { prompt: 'anything' } }),
+      ...(files[0] ? [await call(`/moduleknowledge/download?id=${files[0].id}`, { token })] : []),
+    ];
+    for (const res of answers) {
+      expect(res.headers.get('cache-control'), res.url).toBe('no-store');
+      if (!res.bodyUsed) await res.arrayBuffer();
+    }
+    // Public documents stay cacheable.
+    const jwks = await call('/moduleauth/.well-known/jwks.json');
+    expect(jwks.headers.get('cache-control')).not.toBe('no-store');
   });
 });

@@ -47,7 +47,7 @@ async function send(
     new Request(`${BASE}${path}`, {
       method: options.method ?? 'POST',
       headers,
-      body: options.declared ? new FixedLengthStreamBody(stream, options.total) : stream,
+      body: options.declared ? fixedLengthBody(stream, options.total) : stream,
       // @ts-expect-error duplex is required for streamed request bodies, and not yet typed
       duplex: 'half',
     }),
@@ -57,7 +57,7 @@ async function send(
 }
 
 /** A stream whose length is declared up front, so the request carries Content-Length. */
-function FixedLengthStreamBody(stream: ReadableStream<Uint8Array>, length: number) {
+function fixedLengthBody(stream: ReadableStream<Uint8Array>, length: number) {
   const fixed = new FixedLengthStream(length);
   void stream.pipeTo(fixed.writable).catch(() => undefined);
   return fixed.readable;

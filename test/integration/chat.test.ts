@@ -96,7 +96,7 @@ describe('answering from the knowledge base', () => {
     const res = await chat({ prompt: 'Marrowbank refund rules', file_id: policyFile });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/event-stream');
-    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('x-accel-buffering')).toBe('no');
     const requestId = res.headers.get('x-request-id');
     expect(requestId).toBeTruthy();

@@ -18,7 +18,8 @@ export const MODEL_FAILED = 'Sorry, the answer could not be completed. Please tr
 
 export interface AnswerRequest {
   prompt: string;
-  fileId: string | undefined;
+  /** The files the user chose, or undefined for the whole knowledge base. */
+  fileIds: string[] | undefined;
   requestId: string;
   signal: AbortSignal;
   log: Logger;
@@ -51,7 +52,7 @@ export async function* answer(request: AnswerRequest, deps: AnswerDeps) {
     results = await deps.knowledge.GetQuery({
       text: request.prompt,
       top: TOP_RESULTS,
-      file_id: request.fileId,
+      file_id: request.fileIds?.join(','),
     });
   } catch (err) {
     log.error('knowledge query failed', { error: String(err) });

@@ -39,7 +39,7 @@ const impl: ServiceImpl<typeof chatService, ChatEnv, Principal> = {
       ? await tokenOf({ caller: { transport: 'http', context: ctx.http } })
       : '';
     return answer(
-      { prompt: body.prompt, fileId: body.file_id, requestId, signal: ctx.signal, log: ctx.log },
+      { prompt: body.prompt, fileIds: body.file_id, requestId, signal: ctx.signal, log: ctx.log },
       {
         knowledge: rpcClient(knowledgeService, ctx.env.KNOWLEDGE, {
           identity: { token },

@@ -1,6 +1,6 @@
 import { notFound } from '../../../../shared/errors/app-error';
 import { accessDenied } from '../../../../shared/service';
-import { knowledgeDb, parseFileIds, principalOf, type KnowledgeCall } from '../context';
+import { knowledgeDb, principalOf, type KnowledgeCall } from '../context';
 import type { FileRow } from '../db/schema';
 import { deleteFileRow, fileById, fileContents, listFiles } from '../store/files';
 import { deleteOriginal, getOriginal } from '../store/originals';
@@ -17,10 +17,10 @@ const fileView = (row: FileRow, content?: string) => ({
 });
 
 export async function list(
-  params: { file_id?: string; with_content?: boolean },
+  params: { file_id?: string[]; with_content?: boolean },
   ctx: KnowledgeCall,
 ) {
-  const ids = parseFileIds(params.file_id);
+  const ids = params.file_id;
   const kdb = knowledgeDb(ctx);
   if (!params.with_content) {
     return (await kdb.run(listFiles(kdb.db, ids))).map((row) => fileView(row));

@@ -1,17 +1,17 @@
 import { createModelClient } from '../../../../shared/model/client';
 import { knowledgeConfig } from '../config';
-import { knowledgeDb, parseFileIds, type KnowledgeCall } from '../context';
+import { knowledgeDb, type KnowledgeCall } from '../context';
 import { EMBEDDING_COLUMN_DIMENSIONS } from '../db/schema';
 import { embedTexts } from '../ingest/embed';
 import { nearestChunks } from '../store/files';
 
 /** The chunks nearest to the text, by cosine similarity, highest first. */
 export async function query(
-  params: { text: string; top: number; file_id?: string },
+  params: { text: string; top: number; file_id?: string[] },
   ctx: KnowledgeCall,
 ) {
   const config = knowledgeConfig(ctx.env);
-  const fileIds = parseFileIds(params.file_id);
+  const fileIds = params.file_id;
   const { vectors } = await embedTexts(
     createModelClient(config.model),
     config.model,
