@@ -182,11 +182,16 @@ describe('POST /v1/embeddings', () => {
     }
   });
 
-  it('embeds empty text as the constant direction e0', async () => {
-    const [empty, stopWordsOnly] = await embed(['', 'what is the'], { encoding_format: 'float' });
-    expect(empty![0]).toBe(1);
-    expect(empty!.slice(1).every((x) => x === 0)).toBe(true);
+  it('embeds text with no words in a direction of its own: similar to nothing with words', async () => {
+    const [empty, stopWordsOnly, bangs, passage] = await embed(
+      ['', 'what is the', '!!!', 'Applications for housing subsidies close in March.'],
+      { encoding_format: 'float' },
+    );
+    expect(empty!.at(-1)).toBe(1);
+    expect(empty!.slice(0, -1).every((x) => x === 0)).toBe(true);
     expect(stopWordsOnly).toEqual(empty);
+    expect(bangs).toEqual(empty);
+    expect(cosine(empty!, passage!)).toBe(0);
   });
 
   it('puts related texts above 0.5 and unrelated ones below, in English and Chinese', async () => {

@@ -150,6 +150,18 @@ describe('answering from the knowledge base', () => {
     expect(all).toHaveLength(1);
     expect((all[0]!.data as Message).type).toBe('error');
   });
+
+  it('a prompt with no words (“!!!”, “the”) is refused, not answered from arbitrary files', async () => {
+    for (const prompt of ['!!!', 'the', '?? ...']) {
+      const all = await events(await chat({ prompt }));
+      expect(all, prompt).toEqual([
+        {
+          event: 'message',
+          data: { content: NO_RELEVANT_KNOWLEDGE, request_id: expect.any(String), type: 'error' },
+        },
+      ]);
+    }
+  });
 });
 
 describe('the similarity threshold (0.5, inclusive)', () => {

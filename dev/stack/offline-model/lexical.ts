@@ -174,12 +174,15 @@ export function embedText(
   constantWeight: number = CONSTANT_WEIGHT,
 ): number[] {
   const out = new Array<number>(dimensions).fill(0);
-  if (dimensions < 1) return out;
-  const lex = lexicalVector(text, dimensions - 1);
+  if (dimensions < 3) return out;
+  // e0 is the constant direction; the last dimension is kept for text with no words.
+  const lex = lexicalVector(text, dimensions - 2);
   let lexNorm = 0;
   for (const x of lex) lexNorm += x * x;
   if (lexNorm === 0) {
-    out[0] = 1;
+    // No words ("!!!", "the"): a direction of its own, orthogonal to every text with words, so
+    // that nothing scores as similar to it. On e0 it scored 0.648 against every chunk.
+    out[dimensions - 1] = 1;
     return out;
   }
   out[0] = Math.sqrt(constantWeight);
