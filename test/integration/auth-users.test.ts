@@ -225,6 +225,36 @@ describe('creating users', () => {
     }
   });
 
+  it('usernames that look like another are refused; full-width forms are the same name', async () => {
+    const token = await seededAdminToken();
+    const base = uniqueName('look');
+    for (const username of [
+      `${base}\u200b`, // zero-width space
+      `ad\u200bmin-${base.slice(-8)}`,
+      `${base}\u202etxt`, // right-to-left override
+      `аdmin-${base.slice(-8)}`, // Cyrillic а
+    ]) {
+      const res = await call('/moduleauth/user', {
+        token,
+        json: { username, password: uniquePassword() },
+      });
+      expect(res.status, JSON.stringify(username)).toBe(400);
+      expect((await problem(res)).errors!.map((e) => e.field)).toEqual(['username']);
+    }
+    // Full-width letters fold to the same account, at creation and at login.
+    const plain = uniqueName('wide');
+    const created = await createUser({ username: plain });
+    const wide = [...plain]
+      .map((ch) => (/[a-z0-9]/.test(ch) ? String.fromCodePoint(ch.codePointAt(0)! + 0xfee0) : ch))
+      .join('');
+    const again = await call('/moduleauth/user', {
+      token,
+      json: { username: wide, password: uniquePassword() },
+    });
+    expect(again.status).toBe(409);
+    expect((await login(wide, created.password)).status).toBe(200);
+  });
+
   it('usernames are unique without regard to case: Alice when alice exists is 409', async () => {
     const lower = uniqueName('alice');
     await createUser({ username: lower });
