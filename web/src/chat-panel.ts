@@ -1,5 +1,6 @@
 import type { ChatMessage, ChatSource, KnowledgeFile } from './api/services';
 import { isAbort, type AppContext } from './context';
+import { downloadLink } from './download';
 import { h, replace, uid } from './dom';
 import { plural } from './format';
 import type { KnowledgeStore } from './knowledge-store';
@@ -325,13 +326,10 @@ function createTurn(
       replace(
         sourceList,
         list.map((source, index) => {
-          const link = h(
-            'a',
-            {
-              href: ctx.api.downloadUrl(source.file_id),
-              download: source.file_name,
-              on: { click: () => (link.href = ctx.api.downloadUrl(source.file_id)) },
-            },
+          const link = downloadLink(
+            ctx,
+            { id: source.file_id, name: source.file_name },
+            {},
             source.file_name,
           );
           return h(

@@ -1,6 +1,7 @@
 import type { KnowledgeFile, UploadResult } from './api/services';
 import { isAbort, type AppContext } from './context';
 import { confirmDialog } from './dialog';
+import { downloadLink } from './download';
 import { h, replace, uid } from './dom';
 import { formatBytes, formatDate, plural } from './format';
 import type { KnowledgeStore } from './knowledge-store';
@@ -266,18 +267,10 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
     const checkboxId = uid('file');
     const metaId = uid('file-meta');
     const canDelete = file.uploader.id === ctx.me.id || ctx.me.role === 'SUPER_ADMIN';
-    const download = h(
-      'a',
-      {
-        class: 'button small',
-        href: ctx.api.downloadUrl(file.id),
-        download: file.name,
-        'aria-label': `Download ${file.name}`,
-        on: {
-          // The link carries the token of the moment it is used.
-          click: () => (download.href = ctx.api.downloadUrl(file.id)),
-        },
-      },
+    const download = downloadLink(
+      ctx,
+      file,
+      { class: 'button small', 'aria-label': `Download ${file.name}` },
       'Download',
     );
     return h(

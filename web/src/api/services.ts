@@ -43,8 +43,14 @@ export interface Api {
   chat: ServiceClient<typeof chatService>;
   /** Uploads one PDF through `transport` (XMLHttpRequest: fetch reports no upload progress). */
   upload(file: File, transport: Transport, signal?: AbortSignal): Promise<UploadResult>;
-  /** The URL that downloads a stored file; the token rides in `t` (a link cannot send a header). */
+  /**
+   * The address of a stored file, for the link a user sees: it carries no token (a token in
+   * a URL shows on hover, stays in history and lands in proxy logs). Following it is
+   * `download`'s job, with the token in the Authorization header.
+   */
   downloadUrl(fileId: string): string;
+  /** Fetches a stored file with the token in the header; its bytes, type and name. */
+  download(fileId: string, signal?: AbortSignal): Promise<{ blob: Blob; filename?: string }>;
 }
 
 export function createApi(baseUrl: string, token: () => string | undefined): Api {
@@ -60,9 +66,17 @@ export function createApi(baseUrl: string, token: () => string | undefined): Api
     downloadUrl(fileId) {
       const url = new URL(download.fullPath, baseUrl);
       url.searchParams.set('id', fileId);
-      const current = token();
-      if (current) url.searchParams.set('t', current);
       return url.pathname + url.search;
+    },
+    async download(fileId, signal) {
+      const file = await createClient(knowledgeService, options).GetDownload(
+        { id: fileId },
+        { signal },
+      );
+      const blob = await new Response(file.body, {
+        headers: { 'Content-Type': file.contentType },
+      }).blob();
+      return { blob, filename: file.filename };
     },
   };
 }
