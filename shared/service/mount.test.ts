@@ -402,11 +402,14 @@ describe('streaming', () => {
     const response = await chat(app, 'hi');
     expect(response.status).toBe(200);
     expect(response.headers.get('Content-Type')).toBe('text/event-stream');
-    expect(response.headers.get('Cache-Control')).toBe('no-store'); // a stream for a user: never for a shared cache;
+    // A stream for a user: never for a shared cache.
+    expect(response.headers.get('Cache-Control')).toBe('no-store');
     expect(response.headers.get('Connection')).toBe('keep-alive');
     expect(response.headers.get('X-Accel-Buffering')).toBe('no');
+    // A comment first, at once: the stream is open before the source says anything.
     expect(await response.text()).toBe(
-      'event: sources\ndata: ["a.pdf","b.pdf"]\n\n' +
+      ': open\n\n' +
+        'event: sources\ndata: ["a.pdf","b.pdf"]\n\n' +
         'data: {"content":"echo: hi","type":"content"}\n\n' +
         'data: {"content":"line one\\nline two","type":"content"}\n\n' +
         'event: done\ndata: {"chunks":2}\n\n',
@@ -418,8 +421,9 @@ describe('streaming', () => {
     const { app } = setup();
     const text = await (await chat(app, 'fail')).text();
     const events = text.split('\n\n').filter(Boolean);
-    expect(events).toHaveLength(3);
-    const [head, data] = (events[2] ?? '').split('\n');
+    expect(events).toHaveLength(4);
+    expect(events[0]).toBe(': open');
+    const [head, data] = (events[3] ?? '').split('\n');
     expect(head).toBe('event: error');
     expect(JSON.parse((data ?? '').slice('data: '.length))).toMatchObject({
       status: 502,
@@ -463,7 +467,8 @@ describe('streaming', () => {
     const { app, probe } = setup();
     const response = await chat(app, 'forever');
     const reader = response.body!.getReader();
-    await reader.read();
+    await reader.read(); // the opening comment
+    await reader.read(); // the first message
     await reader.cancel();
     await vi.waitFor(() => expect(probe.closed).toBe(true));
     const ticks = probe.ticks;
@@ -476,7 +481,8 @@ describe('streaming', () => {
     const controller = new AbortController();
     const response = await chat(app, 'forever', { signal: controller.signal });
     const reader = response.body!.getReader();
-    await reader.read();
+    await reader.read(); // the opening comment
+    await reader.read(); // the first message
     controller.abort();
     await vi.waitFor(() => expect(probe.closed).toBe(true));
   });

@@ -211,6 +211,7 @@ function handle<E extends Env, Principal>(
       }
       case 'stream': {
         const stream = sseStream(result as AsyncIterable<unknown>, {
+          open: true,
           signal: c.req.raw.signal,
           onError: (err) => streamErrorMessage(c, route, err, options),
         });

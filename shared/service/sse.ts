@@ -45,6 +45,11 @@ export interface SseStreamOptions {
   signal?: AbortSignal;
   /** The last message to send when the iterable throws. */
   onError: (err: unknown) => unknown | Promise<unknown>;
+  /**
+   * Write a first byte at once (a comment, which every SSE reader skips), so the client knows
+   * the stream is open before the source has anything to say.
+   */
+  open?: boolean;
 }
 
 /**
@@ -62,6 +67,9 @@ export function sseStream(
   void pump(source, writable.getWriter(), options);
   return readable;
 }
+
+/** The comment every stream starts with. */
+export const STREAM_OPEN = ': open\n\n';
 
 /** {@link sseStream} as a complete response, for handlers outside mountService. */
 export function sseResponse(source: AsyncIterable<unknown>, options: SseStreamOptions): Response {
@@ -86,6 +94,7 @@ async function pump(
   else options.signal?.addEventListener('abort', stop, { once: true });
   writer.closed.catch(() => (clientGone = true));
   try {
+    if (options.open) await writer.write(encoder.encode(STREAM_OPEN));
     while (!clientGone) {
       const step = await iterator.next();
       if (step.done) {

@@ -244,6 +244,36 @@ describe('streaming', () => {
     expect(done - firstAnswerChunk).toBeGreaterThan(50);
   });
 
+  it('opens the stream (headers and a first byte) before retrieval has finished', async () => {
+    // The question's embedding takes a second here: the stream must not wait for it.
+    await control('/delay', { path: '/v1/embeddings', ms: 1_000 });
+    try {
+      const prompt = `Marrowbank refund rules ${crypto.randomUUID()}`;
+      const res = await chat({ prompt, file_id: policyFile });
+      expect(res.status).toBe(200);
+      const reader = res.body!.getReader();
+      const first = await reader.read();
+      expect(new TextDecoder().decode(first.value)).toBe(': open\n\n');
+      const embedding = (await recorded('/v1/embeddings')).filter((r) =>
+        JSON.stringify(r.body).includes(prompt),
+      );
+      expect(embedding).toHaveLength(1);
+      expect(embedding[0]!.status).toBeNull(); // still being answered
+      const rest = await new Response(
+        new ReadableStream({
+          pull: async (controller) => {
+            const { done, value } = await reader.read();
+            if (done) controller.close();
+            else controller.enqueue(value);
+          },
+        }),
+      ).text();
+      expect(rest).toContain('event: done');
+    } finally {
+      await control('/delay', { path: '/v1/embeddings', ms: 0 });
+    }
+  });
+
   it('a client that goes away aborts the model request', async () => {
     await control('/delay', { path: '/v1/chat/completions', ms: 0 });
     const abort = new AbortController();

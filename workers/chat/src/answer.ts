@@ -1,7 +1,10 @@
 import type OpenAI from 'openai';
 import type { z } from 'zod';
 import type { ChatMessage } from '../../../shared/contracts/chat';
-import type { knowledgeService } from '../../../shared/contracts/knowledge';
+import type {
+  knowledgeService,
+  QueryResult as QueryResultSchema,
+} from '../../../shared/contracts/knowledge';
 import type { Logger } from '../../../shared/log/logger';
 import { sseEvent, type RpcClientOf } from '../../../shared/service';
 import type { AnswerSettings } from './config';
@@ -18,21 +21,40 @@ export const MODEL_FAILED = 'Sorry, the answer could not be completed. Please tr
 
 export interface AnswerRequest {
   prompt: string;
-  /** The files the user chose, or undefined for the whole knowledge base. */
-  fileIds: string[] | undefined;
+  /** The retrieval, already under way: it runs while the stream opens (see startRetrieval). */
+  retrieval: Promise<QueryResult[]>;
   requestId: string;
   signal: AbortSignal;
   log: Logger;
 }
 
 export interface AnswerDeps {
-  knowledge: RpcClientOf<typeof knowledgeService>;
   model: OpenAI;
   chatModel: string;
   settings: AnswerSettings;
 }
 
 type Message = z.output<typeof ChatMessage>;
+
+type QueryResult = z.output<typeof QueryResultSchema>;
+
+/**
+ * Asks knowledge for the best chunks (the spec's QueryReq: Text = prompt, Top = 10) at once,
+ * so that the retrieval runs while the token's session is settled and the stream opens.
+ */
+export function startRetrieval(
+  knowledge: RpcClientOf<typeof knowledgeService>,
+  prompt: string,
+  fileIds: string[] | undefined,
+): Promise<QueryResult[]> {
+  const retrieval = knowledge.GetQuery({
+    text: prompt,
+    top: TOP_RESULTS,
+    file_id: fileIds?.join(','),
+  });
+  retrieval.catch(() => undefined); // observed by answer(), unless the call is refused first
+  return retrieval;
+}
 
 /**
  * The spec's chat behaviour, in order: retrieve (Top 10), keep similarity ≥ threshold, refuse
@@ -49,11 +71,7 @@ export async function* answer(request: AnswerRequest, deps: AnswerDeps) {
 
   let results;
   try {
-    results = await deps.knowledge.GetQuery({
-      text: request.prompt,
-      top: TOP_RESULTS,
-      file_id: request.fileIds?.join(','),
-    });
+    results = await request.retrieval;
   } catch (err) {
     log.error('knowledge query failed', { error: String(err) });
     yield message('error', KNOWLEDGE_UNAVAILABLE);

@@ -8,7 +8,7 @@ import { AppError } from '../../../shared/errors/app-error';
 import { createModelClient } from '../../../shared/model/client';
 import { createModuleApp, moduleName } from '../../../shared/module/module-app';
 import { mountService, rpcClient, type ServiceImpl } from '../../../shared/service';
-import { answer, MODEL_FAILED } from './answer';
+import { answer, MODEL_FAILED, startRetrieval } from './answer';
 import { chatConfig } from './config';
 import { checkEmbeddings } from './health';
 import { CHAT_MODULE } from './module';
@@ -38,13 +38,15 @@ const impl: ServiceImpl<typeof chatService, ChatEnv, Principal> = {
     const token = ctx.http
       ? await tokenOf({ caller: { transport: 'http', context: ctx.http } })
       : '';
+    const knowledge = rpcClient(knowledgeService, ctx.env.KNOWLEDGE, {
+      identity: { token },
+      requestId,
+    });
+    // Retrieval starts now, while the token's session is settled and the stream opens.
+    const retrieval = startRetrieval(knowledge, body.prompt, body.file_id);
     return answer(
-      { prompt: body.prompt, fileIds: body.file_id, requestId, signal: ctx.signal, log: ctx.log },
+      { prompt: body.prompt, retrieval, requestId, signal: ctx.signal, log: ctx.log },
       {
-        knowledge: rpcClient(knowledgeService, ctx.env.KNOWLEDGE, {
-          identity: { token },
-          requestId,
-        }),
         model: createModelClient(config.model, config.answer.modelTimeoutMs),
         chatModel: config.model.chatModel,
         settings: config.answer,
