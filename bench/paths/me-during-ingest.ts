@@ -7,6 +7,10 @@
 // Meanwhile a second loop runs /me's own statement straight on the database front (`pg`),
 // to tell where a slow /me waits: behind the ingest's hold on the database (the statement is
 // slow too) or for the workers' CPU (only /me is slow).
+//
+// A PDF the service refuses as too much work (422 pdf_too_complex) ingests nothing: the
+// attempt is kept in the report and the same measurement runs again with half the pages (at
+// most twice), so that there is a figure for an ingest that does happen.
 import { performance } from 'node:perf_hooks';
 import { makeTextPdf, manyPagesText } from '../../dev/fixtures/pdf-builder.ts';
 import type { ProxyStats } from '../../dev/stack/proxy-stats.ts';
@@ -16,13 +20,43 @@ import { me, upload, type Service } from './service-calls.ts';
 
 const UPLOAD_TIMEOUT_MS = 300_000;
 const IDLE_BASELINE_CALLS = 50;
+const FALLBACKS = 2;
+
+interface Options {
+  pages: number;
+  runId: string;
+  proxyAddress: string;
+  /** /me's own statement, with nothing in between. */
+  statement: () => Promise<unknown>;
+}
+
+export async function meDuringIngest(service: Service, options: Options): Promise<MeDuringIngest> {
+  const idle: number[] = [];
+  for (let i = 0; i < IDLE_BASELINE_CALLS; i++) idle.push(await timed(() => me(service)));
+  const attempts: IngestAttempt[] = [];
+  let pages = options.pages;
+  for (let i = 0; i <= FALLBACKS; i++) {
+    const attempt = await attemptIngest(service, { ...options, pages });
+    attempts.push(attempt);
+    const refused = 'error' in attempt.upload && attempt.upload.error.includes('pdf_too_complex');
+    if (!refused || pages < 2) break;
+    pages = Math.floor(pages / 2);
+  }
+  return { me_idle_before: stats(idle), attempts };
+}
 
 export interface MeDuringIngest {
+  /** /me one call after another just before the first upload. */
+  me_idle_before: Stats;
+  /** The first is the size asked for; the others follow a pdf_too_complex refusal. */
+  attempts: IngestAttempt[];
+}
+
+export interface IngestAttempt {
   pages: number;
   pdf_bytes: number;
   upload_s: number;
   upload: { pages: number; chunks: number; duplicate: boolean } | { error: string };
-  me_idle_before: Stats;
   me_during_upload: Stats;
   /** /me's session statement on `pg`, in a loop of its own during the upload. */
   statement_during_upload: Stats;
@@ -30,16 +64,7 @@ export interface MeDuringIngest {
   upload_traffic: ProxyStats;
 }
 
-export async function meDuringIngest(
-  service: Service,
-  options: {
-    pages: number;
-    runId: string;
-    proxyAddress: string;
-    /** /me's own statement, with nothing in between. */
-    statement: () => Promise<unknown>;
-  },
-): Promise<MeDuringIngest> {
+async function attemptIngest(service: Service, options: Options): Promise<IngestAttempt> {
   // The fixture's register pages, with this run's id so that deduplication never answers.
   const texts = manyPagesText(options.pages).map((text) =>
     text.replace(
@@ -48,9 +73,6 @@ export async function meDuringIngest(
     ),
   );
   const pdf = makeTextPdf(texts, { title: `Register ${options.runId} (${options.pages} pages)` });
-
-  const idle: number[] = [];
-  for (let i = 0; i < IDLE_BASELINE_CALLS; i++) idle.push(await timed(() => me(service)));
 
   const before = await proxyStats(options.proxyAddress);
   const started = performance.now();
@@ -77,7 +99,6 @@ export async function meDuringIngest(
     pdf_bytes: pdf.length,
     upload_s,
     upload: answer,
-    me_idle_before: stats(idle),
     me_during_upload: stats(during),
     statement_during_upload: stats(statement),
     upload_traffic: traffic,

@@ -16,13 +16,14 @@ function table(header: string[], lines: string[][]): string {
   );
 }
 
-/** "1", "2 (1 /sql + 1 ws)", with WebSocket connections when any were opened. */
+/** "1 (2 statements)"; with the WebSocket part when a call used one. */
 function roundTrips(counted: RoundTrips): string {
   const total = describeCounts(counted.round_trips);
+  const statements = `${describeCounts(counted.sql_statements)} statements`;
   const ws = describeCounts(counted.ws_round_trips);
   const connections = describeCounts(counted.ws_connections);
-  if (ws === '0' && connections === '0') return total;
-  return `${total} (${describeCounts(counted.sql_requests)} /sql + ${ws} ws, ${connections} ws conn)`;
+  if (ws === '0' && connections === '0') return `${total} (${statements})`;
+  return `${total} (${describeCounts(counted.sql_requests)} /sql with ${statements}, ${ws} ws in ${connections} conn)`;
 }
 
 export function printRequestPaths(r: RequestPaths): void {
@@ -71,17 +72,20 @@ export function printRequestPaths(r: RequestPaths): void {
     '',
   ]);
   const ingest = r.me_during_ingest;
-  routeLines.push([
-    `GET /moduleauth/me during a ${ingest.pages}-page ingest`,
-    String(ingest.me_during_upload.n),
-    spread(ingest.me_during_upload),
-    spread(ingest.me_idle_before),
-    ms(ingest.me_during_upload.median_ms - ingest.me_idle_before.median_ms),
-    '',
-    'p95 < 50 ms',
-    ingest.me_during_upload.p95_ms < 50 ? 'yes' : 'NO',
-    '1 each',
-  ]);
+  for (const attempt of ingest.attempts) {
+    const refused = 'error' in attempt.upload ? ' (upload REFUSED)' : '';
+    routeLines.push([
+      `GET /moduleauth/me during a ${attempt.pages}-page ingest${refused}`,
+      String(attempt.me_during_upload.n),
+      spread(attempt.me_during_upload),
+      spread(ingest.me_idle_before),
+      ms(attempt.me_during_upload.median_ms - ingest.me_idle_before.median_ms),
+      '',
+      'p95 < 50 ms',
+      attempt.me_during_upload.p95_ms < 50 ? 'yes' : 'NO',
+      '1 each',
+    ]);
+  }
   console.log(
     table(
       [
@@ -138,20 +142,23 @@ export function printRequestPaths(r: RequestPaths): void {
       `${ms(c.model_call_overhead.median_ms)} beyond it; retrieval alone over HTTP ` +
       `${ms(c.retrieval_http.median_ms)}`,
   );
-  const traffic = ingest.upload_traffic;
-  const outcome =
-    'error' in ingest.upload
-      ? `FAILED: ${ingest.upload.error}`
-      : `${ingest.upload.pages} pages, ${ingest.upload.chunks} chunks`;
-  console.log(
-    `  ingest       ${ingest.pages}-page PDF (${(ingest.pdf_bytes / 1024).toFixed(0)} KiB) took ` +
-      `${ingest.upload_s.toFixed(2)} s (${outcome}); meanwhile /me p50 ` +
-      `${ms(ingest.me_during_upload.median_ms)}, max ${ms(ingest.me_during_upload.max_ms)}, and ` +
-      `its statement on pg p50 ${ms(ingest.statement_during_upload.median_ms)}, p95 ` +
-      `${ms(ingest.statement_during_upload.p95_ms)}, max ${ms(ingest.statement_during_upload.max_ms)}; ` +
-      `the upload's own database traffic: ${traffic.sqlRequests} /sql requests, ` +
-      `${traffic.wsConnections} ws connection(s) with ${traffic.wsRoundTrips} round trips`,
-  );
+  for (const attempt of ingest.attempts) {
+    const traffic = attempt.upload_traffic;
+    const outcome =
+      'error' in attempt.upload
+        ? `REFUSED: ${attempt.upload.error.slice(0, 160)}…`
+        : `${attempt.upload.pages} pages, ${attempt.upload.chunks} chunks`;
+    console.log(
+      `  ingest       ${attempt.pages}-page PDF (${(attempt.pdf_bytes / 1024).toFixed(0)} KiB): ` +
+        `${attempt.upload_s.toFixed(2)} s, ${outcome}; meanwhile /me p50 ` +
+        `${ms(attempt.me_during_upload.median_ms)}, max ${ms(attempt.me_during_upload.max_ms)}, ` +
+        `its statement on pg p50 ${ms(attempt.statement_during_upload.median_ms)}, p95 ` +
+        `${ms(attempt.statement_during_upload.p95_ms)}, max ` +
+        `${ms(attempt.statement_during_upload.max_ms)}; the upload's own database traffic: ` +
+        `${traffic.sqlRequests} /sql requests, ${traffic.wsConnections} ws connection(s) with ` +
+        `${traffic.wsRoundTrips} round trips`,
+    );
+  }
   console.log(
     `  seeding      ${r.seed.chunks} chunks: embedded ${r.seed.embed_s} s, inserted ` +
       `${r.seed.insert_s} s, HNSW built ${r.seed.index_build_s} s (stack start-up ${r.stack.startup_s} s)`,
