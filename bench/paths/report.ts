@@ -19,7 +19,8 @@ function table(header: string[], lines: string[][]): string {
 /** "1 (2 statements)"; with the WebSocket part when a call used one. */
 function roundTrips(counted: RoundTrips): string {
   const total = describeCounts(counted.round_trips);
-  const statements = `${describeCounts(counted.sql_statements)} statements`;
+  const count = describeCounts(counted.sql_statements);
+  const statements = `${count} statement${count === '1' ? '' : 's'}`;
   const ws = describeCounts(counted.ws_round_trips);
   const connections = describeCounts(counted.ws_connections);
   if (ws === '0' && connections === '0') return `${total} (${statements})`;
