@@ -6,7 +6,7 @@ import { t, type Localized } from './i18n/bind';
 import { failureMessage } from './i18n/failure';
 import { formatList } from './i18n/format';
 import type { KnowledgeStore } from './knowledge-store';
-import { renderMarkdown } from './render-markdown';
+import { createMarkdownView } from './render-markdown';
 
 interface Streaming {
   controller: AbortController;
@@ -270,6 +270,7 @@ function createTurn(
     contextText,
   );
   const markdown = h('div', { class: 'markdown' });
+  const view = createMarkdownView(markdown);
   const notice = h('div', { class: 'answer-notice', hidden: true });
   const sourceList = h('ol', { class: 'source-list' });
   const sources = h(
@@ -323,7 +324,7 @@ function createTurn(
   function render(): void {
     scheduled = false;
     const follow = nearBottom();
-    replace(markdown, renderMarkdown(answer));
+    view.update(answer);
     if (follow) scroller.scrollTop = scroller.scrollHeight;
   }
 

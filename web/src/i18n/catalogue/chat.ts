@@ -43,6 +43,7 @@ export const chat = translations({
     announceFailed: 'The answer failed.',
     taskDone: 'done',
     taskOpen: 'not done',
+    table: 'Table (scrolls sideways)',
   },
   'zh-CN': {
     conversation: '对话',
@@ -82,5 +83,6 @@ export const chat = translations({
     announceFailed: '回答失败。',
     taskDone: '已完成',
     taskOpen: '未完成',
+    table: '表格（可横向滚动）',
   },
 });
