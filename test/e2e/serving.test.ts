@@ -88,8 +88,6 @@ describe('module paths are never shadowed by the assets', () => {
     expect((await get('/openapi.json')).status).toBe(200);
     const docs = await get('/docs');
     expect(docs.status).toBe(200);
-    expect(docs.headers.get('content-security-policy')).toBe(
-      "default-src 'none'; style-src 'unsafe-inline'",
-    );
+    expect(docs.headers.get('content-security-policy')).toMatch(/^default-src 'none'; /);
   });
 });
