@@ -48,7 +48,7 @@ export function createMainView(
     { class: 'topbar' },
     h(
       'a',
-      { class: 'brand', href: '#/', 'aria-label': t((m) => m.app.brand) },
+      { class: 'brand', href: '#/' },
       h('span', { class: 'brand-mark', 'aria-hidden': 'true' }, 'KB'),
       h(
         'span',
