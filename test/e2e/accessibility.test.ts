@@ -11,7 +11,6 @@ import {
   deleteFileViaApi,
   lastAnswerWhenEnded,
   listFiles,
-  logIn,
   pdfFile,
   stack,
   unique,
@@ -128,7 +127,15 @@ describe('the keyboard alone', () => {
       await step('the upload button');
       const chooser = page.waitForEvent('filechooser');
       await page.keyboard.press('Space');
-      await (await chooser).setFiles([pdfFile(name, ENGLISH_POLICY_FIXTURE.pages)]);
+      // Its own text, so that it is never a duplicate of another test's upload.
+      await (
+        await chooser
+      ).setFiles([
+        pdfFile(
+          name,
+          ENGLISH_POLICY_FIXTURE.pages.map((text) => `${text}\n${name}`),
+        ),
+      ]);
       await expect
         .poll(() => page.locator('.upload', { hasText: name }).getAttribute('data-state'))
         .toBe('added');
