@@ -1,8 +1,6 @@
 // The web app in headless Chromium, as a super admin: log in, upload, ask, stop, delete, log
 // out — one session, step by step (each step starts where the previous one left the page).
-import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -28,7 +26,6 @@ import {
 const ENGLISH = 'riverton-charter.pdf';
 const CHINESE = '青禾市公共服务政策.pdf';
 const HOSTILE = 'quillfeather-notice.pdf';
-const README_SCREENSHOT = path.resolve(import.meta.dirname, '../../docs/screenshot-chat.png');
 
 let browser: Browser;
 let session: Session;
@@ -183,13 +180,7 @@ describe('a super admin’s session on a desktop screen', () => {
     expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(false);
     expect(await page.getByRole('button', { name: 'Stop' }).isVisible()).toBe(false);
     await page.mouse.move(0, 0);
-    const shot = await screenshot(page, 'desktop-chat-answer');
-    // The README's picture of the app: written when missing, or on request, so that test runs
-    // do not rewrite a committed file each time.
-    if (process.env.UPDATE_README_SCREENSHOT || !existsSync(README_SCREENSHOT)) {
-      await mkdir(path.dirname(README_SCREENSHOT), { recursive: true });
-      await copyFile(shot, README_SCREENSHOT);
-    }
+    await screenshot(page, 'desktop-chat-answer');
   });
 
   it('uploads the Chinese PDF by drag and drop, and answers a Chinese question from it', async () => {

@@ -1,9 +1,12 @@
-import type { KnowledgeFile, UploadResult } from './api/services';
+import type { Failure, KnowledgeFile, UploadResult } from './api/services';
 import { isAbort, type AppContext } from './context';
 import { confirmDialog } from './dialog';
 import { downloadLink } from './download';
 import { h, replace, uid } from './dom';
-import { formatBytes, formatDate, plural } from './format';
+import { t, type Localized } from './i18n/bind';
+import { failureText } from './i18n/failure';
+import { formatBytes, formatDate } from './i18n/format';
+import type { Messages } from './i18n/messages';
 import type { KnowledgeStore } from './knowledge-store';
 import { xhrTransport } from './xhr';
 
@@ -16,7 +19,7 @@ type UploadState =
   | { kind: 'processing' }
   | { kind: 'added'; result: UploadResult }
   | { kind: 'duplicate'; result: UploadResult }
-  | { kind: 'failed'; message: string }
+  | { kind: 'failed'; message: Localized }
   | { kind: 'cancelled' };
 
 interface Upload {
@@ -33,11 +36,11 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
 
   // ---- uploads ---------------------------------------------------------------------------
   const uploads: Upload[] = [];
-  const uploadList = h('ul', { class: 'uploads', 'aria-label': 'Uploads' });
+  const uploadList = h('ul', { class: 'uploads', 'aria-label': t((m) => m.files.uploads) });
   const clearUploads = h(
     'button',
     { type: 'button', class: 'link-button', hidden: true, on: { click: () => clearFinished() } },
-    'Clear finished uploads',
+    t((m) => m.files.clearFinished),
   );
   const uploadsAnnouncer = h('p', { class: 'visually-hidden', role: 'status' });
 
@@ -59,14 +62,26 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
   const dropzone = h(
     'div',
     { class: 'dropzone' },
-    h('p', { class: 'dropzone-title' }, 'Drop PDF files here'),
-    h('p', { class: 'dropzone-or' }, 'or'),
+    h(
+      'p',
+      { class: 'dropzone-title' },
+      t((m) => m.files.dropHere),
+    ),
+    h(
+      'p',
+      { class: 'dropzone-or' },
+      t((m) => m.files.or),
+    ),
     h(
       'button',
       { type: 'button', class: 'button', on: { click: () => picker.click() } },
-      'Choose PDF files…',
+      t((m) => m.files.choose),
     ),
-    h('p', { class: 'hint' }, 'PDFs with selectable text. Each file is read, split and indexed.'),
+    h(
+      'p',
+      { class: 'hint' },
+      t((m) => m.files.dropHint),
+    ),
     picker,
   );
 
@@ -82,7 +97,11 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
       uploadList.append(upload.row);
       renderUpload(upload);
     }
-    uploadsAnnouncer.textContent = `${plural(files.length, 'file')} added to the uploads.`;
+    const added = files.length;
+    replace(
+      uploadsAnnouncer,
+      t((m) => m.files.added(added)),
+    );
     clearUploads.hidden = true;
     pump();
   }
@@ -113,15 +132,19 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
       if (isAbort(err)) set(upload, { kind: 'cancelled' });
       else {
         const failure = ctx.fail(err);
-        set(upload, { kind: 'failed', message: uploadFailureText(failure.code, failure.detail) });
+        set(upload, {
+          kind: 'failed',
+          message: t((m) => uploadFailureText(failure, upload.file.size, m)),
+        });
       }
     }
     if (uploads.every((u) => isFinished(u.state))) {
       clearUploads.hidden = false;
       const failed = uploads.filter((u) => u.state.kind === 'failed').length;
-      uploadsAnnouncer.textContent = failed
-        ? `Uploads finished; ${plural(failed, 'file')} could not be added.`
-        : 'Uploads finished.';
+      replace(
+        uploadsAnnouncer,
+        t((m) => (failed ? m.files.finishedWithFailures(failed) : m.files.finished)),
+      );
     }
     pump();
   }
@@ -140,12 +163,16 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
         ? h('progress', {
             max: 1,
             value: state.fraction,
-            'aria-label': `Uploading ${file.name}`,
+            'aria-label': t((m) => m.files.progressUploading(file.name)),
           })
         : state.kind === 'processing'
-          ? h('progress', { 'aria-label': `Processing ${file.name}` })
+          ? h('progress', { 'aria-label': t((m) => m.files.progressProcessing(file.name)) })
           : state.kind === 'queued'
-            ? h('progress', { max: 1, value: 0, 'aria-label': `${file.name} is waiting` })
+            ? h('progress', {
+                max: 1,
+                value: 0,
+                'aria-label': t((m) => m.files.progressWaiting(file.name)),
+              })
             : null;
     const active = state.kind === 'queued' || state.kind === 'uploading';
     replace(
@@ -164,10 +191,10 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
           {
             type: 'button',
             class: 'link-button',
-            'aria-label': `Cancel the upload of ${file.name}`,
+            'aria-label': t((m) => m.files.cancelUpload(file.name)),
             on: { click: () => cancel(upload) },
           },
-          'Cancel',
+          t((m) => m.files.cancel),
         ),
     );
   }
@@ -231,19 +258,39 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
 
   function renderList(): void {
     const files = store.files;
-    notice.hidden = !store.error;
-    notice.textContent = store.error ? `The file list could not be loaded: ${store.error}` : '';
+    const error = store.error;
+    notice.hidden = !error;
+    replace(notice, error && t((m) => m.files.listFailed(failureText(error, m))));
     if (!files) {
-      count.textContent = '';
-      replace(list, h('li', { class: 'loading' }, 'Loading files…'));
+      replace(count);
+      replace(
+        list,
+        h(
+          'li',
+          { class: 'loading' },
+          t((m) => m.files.loading),
+        ),
+      );
       return;
     }
-    count.textContent = plural(files.length, 'file');
+    const total = files.length;
+    replace(
+      count,
+      t((m) => m.files.fileCount(total)),
+    );
     empty.hidden = files.length > 0;
     replace(
       empty,
-      h('p', { class: 'empty-title' }, 'No documents yet'),
-      h('p', null, 'Upload a PDF to start asking questions about it.'),
+      h(
+        'p',
+        { class: 'empty-title' },
+        t((m) => m.files.emptyTitle),
+      ),
+      h(
+        'p',
+        null,
+        t((m) => m.files.empty),
+      ),
     );
     replace(list, files.map(fileRow));
     const chosen = store.selectedFiles();
@@ -253,12 +300,12 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
       h(
         'span',
         null,
-        `${plural(chosen.length, 'file')} selected: questions search only ${chosen.length === 1 ? 'this file' : 'these files'}.`,
+        t((m) => m.files.selected(chosen.length)),
       ),
       h(
         'button',
         { type: 'button', class: 'link-button', on: { click: () => store.clearSelection() } },
-        'Clear selection',
+        t((m) => m.files.clearSelection),
       ),
     );
   }
@@ -270,8 +317,8 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
     const download = downloadLink(
       ctx,
       file,
-      { class: 'button small', 'aria-label': `Download ${file.name}` },
-      'Download',
+      { class: 'button small', 'aria-label': t((m) => m.files.downloadNamed(file.name)) },
+      t((m) => m.files.download),
     );
     return h(
       'li',
@@ -290,16 +337,20 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
         { class: 'file-main' },
         h(
           'label',
-          { for: checkboxId, class: 'file-name', title: 'Select to limit questions to this file' },
+          { for: checkboxId, class: 'file-name', title: t((m) => m.files.selectTitle) },
           file.name,
         ),
         h(
           'p',
           { class: 'file-meta', id: metaId },
-          `${plural(file.pages, 'page')} · ${plural(file.chunks, 'chunk')} · ${formatBytes(file.size)}`,
+          t((m) => m.files.meta(file.pages, file.chunks, formatBytes(file.size))),
           h('br'),
           `${file.uploader.username} · `,
-          h('time', { datetime: file.created_at }, formatDate(file.created_at)),
+          h(
+            'time',
+            { datetime: file.created_at },
+            t(() => formatDate(file.created_at)),
+          ),
         ),
       ),
       h(
@@ -312,10 +363,10 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
             {
               type: 'button',
               class: 'button small danger-outline',
-              'aria-label': `Delete ${file.name}`,
+              'aria-label': t((m) => m.files.deleteNamed(file.name)),
               on: { click: (event) => void remove(file, event.currentTarget as HTMLButtonElement) },
             },
-            'Delete',
+            t((m) => m.files.delete),
           ),
       ),
     );
@@ -323,9 +374,9 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
 
   async function remove(file: KnowledgeFile, button: HTMLButtonElement): Promise<void> {
     const sure = await confirmDialog({
-      title: 'Delete this file?',
-      message: `“${file.name}” and everything learnt from it will be removed from the knowledge base for everyone.`,
-      confirm: 'Delete',
+      title: t((m) => m.files.deleteTitle),
+      message: t((m) => m.files.deleteMessage(file.name)),
+      confirm: t((m) => m.files.delete),
       danger: true,
     });
     if (!sure) return;
@@ -333,13 +384,24 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
     try {
       await ctx.api.knowledge.DeleteFile({ id: file.id }, { signal: ctx.signal });
       store.remove(file.id);
-      uploadsAnnouncer.textContent = `${file.name} was deleted.`;
+      replace(
+        uploadsAnnouncer,
+        t((m) => m.files.deleted(file.name)),
+      );
     } catch (err) {
       button.disabled = false;
       const failure = ctx.fail(err);
       if (failure.status === 401) return;
       notice.hidden = false;
-      notice.textContent = `${file.name} could not be deleted: ${failure.status === 403 ? 'only its uploader or a super admin may delete it.' : failure.detail}`;
+      replace(
+        notice,
+        t((m) =>
+          m.files.notDeleted(
+            file.name,
+            failure.status === 403 ? m.files.onlyUploaderMayDelete : failureText(failure, m),
+          ),
+        ),
+      );
     }
   }
 
@@ -350,7 +412,11 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
     h(
       'div',
       { class: 'panel-head' },
-      h('h2', { id: titleId, tabindex: -1 }, 'Knowledge base'),
+      h(
+        'h2',
+        { id: titleId, tabindex: -1 },
+        t((m) => m.files.knowledgeBase),
+      ),
       count,
     ),
     dropzone,
@@ -373,34 +439,39 @@ const isFinished = (state: UploadState) =>
   state.kind === 'failed' ||
   state.kind === 'cancelled';
 
-function describeUpload(state: UploadState): string {
+function describeUpload(state: UploadState): Localized {
   switch (state.kind) {
     case 'queued':
-      return 'Waiting…';
-    case 'uploading':
-      return `Uploading… ${Math.round(state.fraction * 100)}%`;
+      return t((m) => m.files.waiting);
+    case 'uploading': {
+      const fraction = state.fraction;
+      return t((m) => m.files.uploading(fraction));
+    }
     case 'processing':
-      return 'Uploaded. Reading and indexing the text…';
-    case 'added':
-      return `Added: ${plural(state.result.pages, 'page')}, ${plural(state.result.chunks, 'chunk')}.`;
-    case 'duplicate':
-      return `Already in the knowledge base as “${state.result.name}”; nothing was added.`;
+      return t((m) => m.files.processing);
+    case 'added': {
+      const { pages, chunks } = state.result;
+      return t((m) => m.files.addedResult(pages, chunks));
+    }
+    case 'duplicate': {
+      const name = state.result.name;
+      return t((m) => m.files.duplicate(name));
+    }
     case 'failed':
       return state.message;
     case 'cancelled':
-      return 'Cancelled.';
+      return t((m) => m.files.cancelled);
   }
 }
 
-/** The service's own words, with a plainer size for "too large". */
-function uploadFailureText(code: string, detail: string): string {
-  if (code === 'file_too_large') {
-    const limit = /(\d+) bytes/.exec(detail)?.[1];
-    return limit
-      ? `The file is too large: at most ${formatBytes(Number(limit))} can be uploaded.`
-      : detail;
-  }
-  if (code === 'unauthenticated') return 'Not uploaded: your session has expired.';
-  if (code === 'network') return 'Not uploaded: the service could not be reached.';
-  return detail;
+/**
+ * Why an upload failed, by the problem's code. "Too large" names the file's own size: the
+ * service's limit is only in its English detail, which is not parsed.
+ */
+function uploadFailureText(failure: Failure, size: number, m: Messages): string {
+  if (failure.code === 'file_too_large' || failure.code === 'body_too_large')
+    return `${m.errors.file_too_large} (${formatBytes(size)})`;
+  if (failure.code === 'unauthenticated' || failure.code === 'network')
+    return m.files.notUploaded(failureText(failure, m));
+  return failureText(failure, m);
 }

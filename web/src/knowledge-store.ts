@@ -1,4 +1,4 @@
-import type { KnowledgeFile } from './api/services';
+import type { Failure, KnowledgeFile } from './api/services';
 import type { AppContext } from './context';
 
 /** The knowledge base as the page knows it, and which files questions are limited to. */
@@ -6,7 +6,7 @@ export interface KnowledgeStore {
   /** Newest first; undefined until the first list arrives. */
   readonly files: readonly KnowledgeFile[] | undefined;
   /** Why the last refresh failed, if it did. */
-  readonly error: string | undefined;
+  readonly error: Failure | undefined;
   readonly selected: ReadonlySet<string>;
   subscribe(listener: () => void): void;
   refresh(): Promise<void>;
@@ -22,7 +22,7 @@ export function createKnowledgeStore(ctx: AppContext): KnowledgeStore {
   const listeners: (() => void)[] = [];
   const selected = new Set<string>();
   let files: KnowledgeFile[] | undefined;
-  let error: string | undefined;
+  let error: Failure | undefined;
   let pending: Promise<void> | undefined;
   let again = false;
   const notify = () => listeners.forEach((listener) => listener());
@@ -37,7 +37,7 @@ export function createKnowledgeStore(ctx: AppContext): KnowledgeStore {
       if (ctx.signal.aborted) return;
       const failure = ctx.fail(err);
       if (failure.status === 401) return;
-      error = failure.detail;
+      error = failure;
     }
     notify();
   }
