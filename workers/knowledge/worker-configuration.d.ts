@@ -28,6 +28,6 @@ interface __BaseEnv_KnowledgeEnv {
 	MODEL_API_KEY: string;
 	OPENAI_API_KEY: string;
 	AUTH: Service<typeof import("../auth/src/index").AuthRpc>;
-	INGEST: Workflow /* IngestFile */;
+	INGEST: Workflow<Parameters<import("./src/index").IngestFile['run']>[0]['payload']>;
 }
 interface KnowledgeEnv extends __BaseEnv_KnowledgeEnv {}
