@@ -51,8 +51,10 @@ export const QueryResult = z.object({
   content: z.string(),
   file_id: z.uuid(),
   file_name: z.string(),
-  /** 1-based, as PDF viewers count. */
+  /** 1-based, as PDF viewers count; the section's number for formats without pages. */
   page: z.number().int(),
+  /** For formats without pages: the section's heading path ("Eligibility › Income"), if any. */
+  section: z.string().nullable(),
 });
 
 /** The knowledge module: documents into pgvector, similarity queries. */

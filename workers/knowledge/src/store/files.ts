@@ -47,6 +47,7 @@ export type ChunkMatch = {
   file_id: string;
   file_name: string;
   page: number;
+  section: string | null;
 };
 
 export interface NearestOptions {
@@ -88,7 +89,8 @@ export function nearestChunksQuery(vector: number[], options: NearestOptions) {
       )})`
     : sql``;
   return sql`
-    select c.id, 1 - c.distance as similarity, c.content, c.file_id, f.name as file_name, c.page
+    select c.id, 1 - c.distance as similarity, c.content, c.file_id, f.name as file_name, c.page,
+           p.label as section
     from (
       select ${chunks.id} as id, ${chunks.fileId} as file_id, ${chunks.page} as page,
              ${chunks.content} as content, ${chunks.embedding} <=> ${literal}::vector as distance
@@ -100,5 +102,6 @@ export function nearestChunksQuery(vector: number[], options: NearestOptions) {
       limit ${options.top}
     ) c
     join ${files} f on f.id = c.file_id
+    left join ${filePages} p on p.file_id = c.file_id and p.page = c.page
     order by c.distance, c.id`;
 }
