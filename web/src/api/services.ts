@@ -20,6 +20,7 @@ import {
 } from '../../../shared/contracts/chat';
 import {
   knowledgeService,
+  type FileProgress as FileProgressSchema,
   type KnowledgeFile as KnowledgeFileSchema,
   type UploadResult as UploadResultSchema,
 } from '../../../shared/contracts/knowledge';
@@ -30,6 +31,7 @@ export type User = z.output<typeof UserSchema>;
 export type ManagedUser = z.output<typeof ManagedUserSchema>;
 export type Login = z.output<typeof LoginSchema>;
 export type KnowledgeFile = z.output<typeof KnowledgeFileSchema>;
+export type FileProgress = z.output<typeof FileProgressSchema>;
 export type UploadResult = z.output<typeof UploadResultSchema>;
 export type ChatMessage = z.output<typeof ChatMessageSchema>;
 export type ChatSource = z.output<typeof ChatSourceSchema>;
