@@ -45,12 +45,13 @@ import { LOCAL_ADMIN } from '../dev/stack/seed.ts';
 import { CONSTANT_WEIGHT, embedText } from '../dev/stack/offline-model/lexical.ts';
 import { makeCorpus, makeQuestions } from './corpus.ts';
 import { stats, type Stats } from './stats.ts';
+import { measureIngestBudget } from './ingest-budget.ts';
 import { loadNearestChunksQuery } from './nearest-chunks-query.ts';
 import { printRequestPaths } from './paths/report.ts';
 import { runRequestPaths } from './request-paths.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SECTIONS = ['ingest', 'query', 'paths'] as const;
+const SECTIONS = ['ingest', 'budget', 'query', 'paths'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values, positionals } = parseArgs({
@@ -877,6 +878,13 @@ async function main(): Promise<void> {
     ingest = await runIngest();
     timings.ingest_s = round((performance.now() - ts) / 1000, 1);
     output.ingest = ingest;
+  }
+  if (sections.includes('budget')) {
+    const ts = performance.now();
+    output.budget = await measureIngestBudget(
+      path.join(root, 'bench-results', 'ingest-budget.json'),
+    );
+    timings.budget_s = round((performance.now() - ts) / 1000, 1);
   }
   if (sections.includes('query')) {
     const ts = performance.now();
