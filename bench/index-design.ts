@@ -40,7 +40,8 @@ import {
 import {
   FULL_CONFIGS,
   SHORT_CONFIGS,
-  measureInserts,
+  insertRuns,
+  measureInsertRun,
   type InsertPlan,
 } from './index-design/inserts.ts';
 import { measureSetting, type SettingResult } from './index-design/queries.ts';
@@ -158,11 +159,12 @@ async function buildIndex(pg: PGlite, variant: Variant) {
   };
 }
 
+/** Build and queries; the snapshot and plan for its insert runs, which come later. */
 async function measureVariant(
   variant: Variant,
   workload: Workload,
   fileIds: string[],
-): Promise<VariantResult> {
+): Promise<{ result: VariantResult; snapshot: Blob; plan: InsertPlan }> {
   const set = vectorSet(workload, variant.space, variant.dimensions);
   const pg = await openDatabase();
   let snapshot: Blob;
@@ -236,13 +238,7 @@ async function measureVariant(
     budgetSeconds,
     repeatFirst: true,
   };
-  const inserts = await measureInserts(snapshot, plan, (r) =>
-    log(
-      `${variant.name} insert: batch ${r.batch} ${r.order}${r.pass > 1 ? ' (again)' : ''}: ` +
-        `${r.rows} rows in ${r.seconds} s, ${r.rows_per_s} rows/s`,
-    ),
-  );
-  return { ...result, inserts };
+  return { result: { ...result, inserts: [] }, snapshot, plan };
 }
 
 function printTables(base: number, queries: number, results: VariantResult[]): void {
@@ -300,43 +296,72 @@ async function main(): Promise<void> {
   log(`vectors embedded, exact neighbours computed in ${seconds(t0).toFixed(1)} s`);
 
   const results: VariantResult[] = [];
+  // Saved after every design, so that a long run stopped half-way keeps what it measured.
+  const save = async () => {
+    const out = values.out!;
+    const previous = await readPrevious(out);
+    const sizes = (previous.sizes ?? {}) as Record<string, unknown>;
+    const previousRun = sizes[String(rows)] as { variants?: VariantResult[] } | undefined;
+    // A run of some designs keeps the other designs' results from earlier runs at this size.
+    const kept = (previousRun?.variants ?? []).filter(
+      (v) => !results.some((r) => r.name === v.name),
+    );
+    sizes[String(rows)] = {
+      started_at: startedAt,
+      finished_at: new Date().toISOString(),
+      machine: {
+        cpus: cpus.length,
+        cpu_model: cpus[0]?.model,
+        node: process.version,
+        load_average_start: loadStart,
+        load_average_end: os.loadavg(),
+      },
+      rows,
+      extra,
+      queries: queryCount,
+      filtered_queries: filteredCount,
+      insert_budget_s: budgetSeconds,
+      maintenance_work_mem: values['maintenance-work-mem'],
+      vectors:
+        'offline model embedText (lexical feature hashing; sparse), bench/corpus.ts texts; ' +
+        '"rotated": the same vectors under a random rotation (dense, same cosines)',
+      variants: [...kept, ...results],
+    };
+    await mkdir(path.dirname(out), { recursive: true });
+    await writeFile(out, `${JSON.stringify({ ...previous, sizes }, null, 2)}\n`);
+    return out;
+  };
+  // Builds and queries, design after design; then the insert runs round-robin across the designs
+  // (run 1 of each, run 2 of each, …), so that a change in the machine's load (2 shared cores)
+  // falls on every design alike instead of on whichever was being measured.
+  const pending: { snapshot: Blob; plan: InsertPlan; result: VariantResult }[] = [];
   for (const variant of variants) {
     const tv = performance.now();
-    results.push(await measureVariant(variant, workload, fileIds));
-    log(`${variant.name}: done in ${seconds(tv).toFixed(0)} s`);
+    const loadBefore = os.loadavg()[0]!;
+    const measured = await measureVariant(variant, workload, fileIds);
+    measured.result.load_average_1m = [loadBefore, os.loadavg()[0]!];
+    results.push(measured.result);
+    pending.push(measured);
+    await save();
+    log(`${variant.name}: built and queried in ${seconds(tv).toFixed(0)} s`);
+  }
+  const rounds = Math.max(...pending.map((p) => insertRuns(p.plan).length));
+  for (let round = 0; round < rounds; round++) {
+    for (const { snapshot, plan, result } of pending) {
+      const run = insertRuns(plan)[round];
+      if (!run) continue;
+      const r = await measureInsertRun(snapshot, plan, run.config, run.pass);
+      result.inserts.push(r);
+      log(
+        `${result.name} insert: batch ${r.batch} ${r.order}${r.pass > 1 ? ' (again)' : ''}: ` +
+          `${r.rows} rows in ${r.seconds} s, ${r.rows_per_s} rows/s`,
+      );
+    }
+    await save();
   }
 
   printTables(rows, queryCount, results);
-
-  const out = values.out!;
-  const previous = await readPrevious(out);
-  const sizes = (previous.sizes ?? {}) as Record<string, unknown>;
-  const previousRun = sizes[String(rows)] as { variants?: VariantResult[] } | undefined;
-  // A run of some designs keeps the other designs' results from earlier runs at this size.
-  const kept = (previousRun?.variants ?? []).filter((v) => !results.some((r) => r.name === v.name));
-  sizes[String(rows)] = {
-    started_at: startedAt,
-    finished_at: new Date().toISOString(),
-    machine: {
-      cpus: cpus.length,
-      cpu_model: cpus[0]?.model,
-      node: process.version,
-      load_average_start: loadStart,
-      load_average_end: os.loadavg(),
-    },
-    rows,
-    extra,
-    queries: queryCount,
-    filtered_queries: filteredCount,
-    insert_budget_s: budgetSeconds,
-    maintenance_work_mem: values['maintenance-work-mem'],
-    vectors:
-      'offline model embedText (lexical feature hashing; sparse), bench/corpus.ts texts; ' +
-      '"rotated": the same vectors under a random rotation (dense, same cosines)',
-    variants: [...kept, ...results],
-  };
-  await mkdir(path.dirname(out), { recursive: true });
-  await writeFile(out, `${JSON.stringify({ ...previous, sizes }, null, 2)}\n`);
+  const out = await save();
   log(`written to ${path.relative(process.cwd(), out) || out} (total ${seconds(t0).toFixed(0)} s)`);
 }
 

@@ -85,18 +85,11 @@ async function runOne(
   }
 }
 
-export async function measureInserts(
-  snapshot: Blob,
-  plan: InsertPlan,
-  onResult: (r: InsertResult) => void,
-): Promise<InsertResult[]> {
-  const results: InsertResult[] = [];
-  const runs = plan.configs.map((c) => ({ config: c, pass: 1 }));
+/** The runs of a plan in order: each configuration once, then the first one again. */
+export function insertRuns(plan: InsertPlan): { config: InsertConfig; pass: number }[] {
+  const runs = plan.configs.map((config) => ({ config, pass: 1 }));
   if (plan.repeatFirst && plan.configs[0]) runs.push({ config: plan.configs[0], pass: 2 });
-  for (const { config, pass } of runs) {
-    const result = await runOne(snapshot, plan, config, pass);
-    onResult(result);
-    results.push(result);
-  }
-  return results;
+  return runs;
 }
+
+export const measureInsertRun = runOne;

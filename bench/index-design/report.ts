@@ -22,6 +22,8 @@ export interface VariantResult {
   exact_overlap_with_1536: number;
   queries: SettingResult[];
   inserts: InsertResult[];
+  /** The machine's 1-minute load average before and after this design (2 cores, shared). */
+  load_average_1m?: [number, number];
 }
 
 /** The recall the target is stated in: the "ties ok" recall of unfiltered queries. */

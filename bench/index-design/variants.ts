@@ -79,8 +79,8 @@ const candidateSweep = (values: number[]): QuerySetting[] =>
     candidates: k,
   }));
 
-const EF = [40, 100, 200, 400, 800, 1000];
-const K = [40, 100, 200, 400, 800, 1000];
+const EF = [40, 100, 200, 400, 600, 800, 1000];
+const K = [40, 100, 200, 400, 600, 800, 1000];
 
 function plainVector(dimensions: number, inserts: Variant['inserts']): Variant {
   const index = `chunks_embedding_${dimensions}_hnsw_idx`;
