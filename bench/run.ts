@@ -1,7 +1,9 @@
-// Knowledge benchmark: ingestion end to end over HTTP, and pgvector queries at scale.
+// Knowledge benchmark: ingestion end to end over HTTP, pgvector queries at scale, and every
+// request path next to its floor.
 //
-//   npm run bench                      # every section (today: ingest, query)
+//   npm run bench                      # every section (today: ingest, query, paths)
 //   npm run bench:ingest               # ingest and query
+//   npm run bench:paths                # paths only
 //   node bench/run.ts query            # one section; output in bench-results/ingest.json
 //
 // ingest  starts an isolated local stack (`node dev/dev.ts` on a free loopback port, a fresh
@@ -16,10 +18,15 @@
 //         `nearestChunksQuery` at hnsw.ef_search 40 and 100, for `vector` and for `halfvec`
 //         (an expression index on the cast). Where the planner prefers a sequential scan, that
 //         is measured on a sample and the index again with enable_seqscan off.
+// paths   bench/request-paths.ts: an isolated stack with ≥ 10,000 seeded chunks; query, list,
+//         /me, login and chat timed next to their floors (the same work with nothing in
+//         between), their database round trips counted at the local proxy, and /me while a
+//         500-page PDF ingests. Output in bench-results/request-paths.json.
 //
 // Options: --rows 10000, --queries 200 (smaller only for smoke tests: marked undersized),
 // --vector-only (skip halfvec: its HNSW build is slow in PGlite's WebAssembly),
-// --out bench-results/ingest.json.
+// --out bench-results/ingest.json; for paths: --path-chunks 10000, --path-samples 100,
+// --chat-samples 40, --ingest-pages 500, --paths-out bench-results/request-paths.json.
 // Everything talks to loopback only; every request has a timeout and the whole run a deadline.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -40,9 +47,11 @@ import { makeCorpus, makeQuestions } from './corpus.ts';
 import { stats, type Stats } from './stats.ts';
 import { table } from './table.ts';
 import { loadNearestChunksQuery } from './nearest-chunks-query.ts';
+import { printRequestPaths } from './paths/report.ts';
+import { runRequestPaths } from './request-paths.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SECTIONS = ['ingest', 'query'] as const;
+const SECTIONS = ['ingest', 'query', 'paths'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values, positionals } = parseArgs({
@@ -51,6 +60,14 @@ const { values, positionals } = parseArgs({
     queries: { type: 'string', default: '200' },
     'vector-only': { type: 'boolean', default: false },
     out: { type: 'string', default: path.join(root, 'bench-results', 'ingest.json') },
+    'path-chunks': { type: 'string', default: '10000' },
+    'path-samples': { type: 'string', default: '100' },
+    'chat-samples': { type: 'string', default: '40' },
+    'ingest-pages': { type: 'string', default: '500' },
+    'paths-out': {
+      type: 'string',
+      default: path.join(root, 'bench-results', 'request-paths.json'),
+    },
   },
   allowPositionals: true,
 });
@@ -79,7 +96,13 @@ const sections: Section[] = positionals.length
 // Smaller sizes are for smoke tests of the bench itself; the report marks them.
 const rows = atLeast(values.rows!, 'rows', 1_000);
 const queryCount = atLeast(values.queries!, 'queries', 20);
-const undersized = rows < 10_000 || queryCount < 200;
+const pathChunks = atLeast(values['path-chunks']!, 'path-chunks', 1_000);
+const pathSamples = atLeast(values['path-samples']!, 'path-samples', 10);
+const chatSamples = atLeast(values['chat-samples']!, 'chat-samples', 5);
+const ingestPages = atLeast(values['ingest-pages']!, 'ingest-pages', 1);
+const undersized =
+  (sections.includes('query') && (rows < 10_000 || queryCount < 200)) ||
+  (sections.includes('paths') && (pathChunks < 10_000 || ingestPages < 500));
 // The isolated stack always seeds the local admin.
 const admin = LOCAL_ADMIN;
 
@@ -116,6 +139,9 @@ const deadline = setTimeout(
 );
 deadline.unref();
 process.on('SIGINT', () => void exitWith(130, 'interrupted'));
+// A crash must not leave an isolated stack running: its process group outlives this one.
+process.on('uncaughtException', (err) => void exitWith(1, err.stack ?? err.message));
+process.on('unhandledRejection', (err) => void exitWith(1, String(err)));
 process.on('SIGTERM', () => void exitWith(143, 'terminated'));
 
 // ---------------------------------------------------------------------------------------------
@@ -681,6 +707,7 @@ function atLeast(raw: string, name: string, min: number): number {
 
 type IngestResults = Awaited<ReturnType<typeof runIngest>>;
 type QueryResults = Awaited<ReturnType<typeof runQuerySection>>;
+type PathsResults = Awaited<ReturnType<typeof runRequestPaths>>;
 
 function printIngest(r: IngestResults): void {
   console.log(
@@ -826,11 +853,17 @@ async function main(): Promise<void> {
       load_average_start: os.loadavg().map((x) => round(x, 2)),
     },
     sections,
-    ...(undersized ? { undersized: 'smoke test: fewer than 10,000 rows or 200 queries' } : {}),
+    ...(undersized
+      ? {
+          undersized:
+            'smoke test: fewer than 10,000 rows or chunks, 200 queries or 500 ingested pages',
+        }
+      : {}),
   };
   const timings: Record<string, number> = {};
   let ingest: IngestResults | undefined;
   let query: QueryResults | undefined;
+  let paths: PathsResults | undefined;
   if (sections.includes('ingest')) {
     const ts = performance.now();
     ingest = await runIngest();
@@ -843,6 +876,18 @@ async function main(): Promise<void> {
     timings.query_s = round((performance.now() - ts) / 1000, 1);
     output.query = query;
   }
+  if (sections.includes('paths')) {
+    const ts = performance.now();
+    paths = await runRequestPaths({
+      chunks: pathChunks,
+      samples: pathSamples,
+      chatSamples,
+      ingestPages,
+      log,
+      onCleanup: (cleanup) => cleanups.push(cleanup),
+    });
+    timings.paths_s = round((performance.now() - ts) / 1000, 1);
+  }
   // Clean-ups (stack stop, temp folder, PGlite) before the report.
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   timings.total_s = round((performance.now() - t0) / 1000, 1);
@@ -852,6 +897,7 @@ async function main(): Promise<void> {
 
   if (ingest) printIngest(ingest);
   if (query) printQuery(query);
+  if (paths) printRequestPaths(paths);
   console.log(
     `\nDurations: ${Object.entries(timings)
       .map(([k, v]) => `${k.replace(/_s$/, '')} ${v} s`)
@@ -859,9 +905,24 @@ async function main(): Promise<void> {
       `${(output.machine as { load_average_start: number[] }).load_average_start.join(', ')}, ` +
       `at the end ${(output.load_average_end as number[]).join(', ')} on ${cpus.length} CPUs`,
   );
-  await mkdir(path.dirname(values.out!), { recursive: true });
-  await writeFile(values.out!, `${JSON.stringify(output, null, 2)}\n`);
-  console.log(`written to ${path.relative(process.cwd(), values.out!) || values.out}`);
+  const written: string[] = [];
+  if (ingest || query) {
+    await mkdir(path.dirname(values.out!), { recursive: true });
+    await writeFile(values.out!, `${JSON.stringify(output, null, 2)}\n`);
+    written.push(values.out!);
+  }
+  if (paths) {
+    const common = Object.fromEntries(
+      Object.entries(output).filter(([key]) => key !== 'ingest' && key !== 'query'),
+    );
+    const file = values['paths-out']!;
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, `${JSON.stringify({ ...common, paths }, null, 2)}\n`);
+    written.push(file);
+  }
+  console.log(
+    `written to ${written.map((file) => path.relative(process.cwd(), file) || file).join(', ')}`,
+  );
 }
 
 try {

@@ -12,6 +12,11 @@
 //   and the build fails if any byte of the stand-in is still used by the output.
 // - zod's 40-odd message locales are replaced by the English one it configures by default
 //   (about 250 KB of the 470 KB bundle); skipped if zod's layout ever changes.
+//
+// The API reference pages (/docs, /<prefix>/docs) load Swagger UI's prebuilt bundle and
+// stylesheet, copied from swagger-ui-dist into assets/swagger-ui/, and web/api-docs/start.ts,
+// which starts it (assets/api-docs.js).
+import { createRequire } from 'node:module';
 import { cp, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -21,6 +26,16 @@ import * as esbuild from 'esbuild';
 const root = path.resolve(import.meta.dirname, '..');
 export const WEB_SOURCE_DIR = path.join(root, 'web');
 export const WEB_ASSETS_DIR = path.join(root, 'workers/gateway/public/assets');
+
+const SWAGGER_UI_DIR = 'swagger-ui';
+/** What the reference pages load from swagger-ui-dist, and its licence texts. */
+const SWAGGER_UI_FILES = [
+  'swagger-ui-bundle.js',
+  'swagger-ui.css',
+  'swagger-ui-bundle.js.LICENSE.txt',
+  'LICENSE',
+  'NOTICE',
+];
 
 const WORKERS_STUB = 'workers-only-stub';
 const ZOD_LOCALES = 'zod-english-locale';
@@ -69,6 +84,7 @@ function options(minify: boolean): esbuild.BuildOptions {
     entryPoints: [
       { in: 'web/src/main.ts', out: 'app' },
       { in: 'web/src/styles.css', out: 'app' },
+      { in: 'web/api-docs/start.ts', out: 'api-docs' },
     ],
     outdir: WEB_ASSETS_DIR,
     bundle: true,
@@ -97,11 +113,18 @@ function checkBundle(metafile: esbuild.Metafile): void {
   }
 }
 
-/** Copies web/static/ into the assets; returns the names it wrote. */
+/** Copies web/static/ and Swagger UI into the assets; returns the names it wrote. */
 async function copyStatic(): Promise<string[]> {
   const from = path.join(WEB_SOURCE_DIR, 'static');
   await cp(from, WEB_ASSETS_DIR, { recursive: true });
-  return readdir(from);
+  const swaggerUi = path.dirname(
+    createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'),
+  );
+  await mkdir(path.join(WEB_ASSETS_DIR, SWAGGER_UI_DIR), { recursive: true });
+  for (const file of SWAGGER_UI_FILES) {
+    await cp(path.join(swaggerUi, file), path.join(WEB_ASSETS_DIR, SWAGGER_UI_DIR, file));
+  }
+  return [...(await readdir(from)), SWAGGER_UI_DIR];
 }
 
 /**
@@ -177,6 +200,13 @@ async function report(metafile: esbuild.Metafile): Promise<void> {
     const bytes = await readFile(path.join(root, file));
     rows.push(
       `  ${path.relative(root, path.join(root, file))}  ${kib(bytes.length)} (${kib(gzipSync(bytes).length)} gzip)`,
+    );
+  }
+  for (const file of SWAGGER_UI_FILES.filter((name) => /\.(js|css)$/.test(name))) {
+    const at = path.join(WEB_ASSETS_DIR, SWAGGER_UI_DIR, file);
+    const bytes = await readFile(at);
+    rows.push(
+      `  ${path.relative(root, at)}  ${kib(bytes.length)} (${kib(gzipSync(bytes).length)} gzip, copied)`,
     );
   }
   console.log(`web: built\n${rows.join('\n')}`);

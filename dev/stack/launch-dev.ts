@@ -11,8 +11,11 @@ export interface DevStack {
   /** The offline model endpoint's controls (…/_control). */
   modelControlUrl: string;
   dataDir: string;
-  /** Stops it with a signal (SIGINT like Ctrl-C, or SIGTERM); resolves with the exit code. */
-  stop(signal?: 'SIGINT' | 'SIGTERM'): Promise<number | null>;
+  /**
+   * Stops it with a signal (SIGINT like Ctrl-C, SIGTERM, or SIGKILL to every process of the
+   * stack at once); resolves with the exit code.
+   */
+  stop(signal?: 'SIGINT' | 'SIGTERM' | 'SIGKILL'): Promise<number | null>;
   /** The last lines it printed, for failure messages. */
   tail(): Promise<string>;
 }
@@ -61,9 +64,10 @@ export async function launchDev(options: {
     (await readFile(logFile, 'utf8').catch(() => output)).split('\n').slice(-40).join('\n');
 
   let stopping: Promise<number | null> | undefined;
-  const stop = (signal: 'SIGINT' | 'SIGTERM' = 'SIGINT') =>
+  const stop = (signal: 'SIGINT' | 'SIGTERM' | 'SIGKILL' = 'SIGINT') =>
     (stopping ??= (async () => {
-      if (alive()) process.kill(pid, signal);
+      // SIGKILL: the whole group at once, as a crash or a power cut would: no clean-up at all.
+      if (alive()) process.kill(signal === 'SIGKILL' ? -pid : pid, signal);
       const timeout = new Promise<'timeout'>((resolve) =>
         setTimeout(() => resolve('timeout'), STOP_TIMEOUT_MS).unref(),
       );

@@ -16,6 +16,8 @@ export interface LocalStack {
   close(): Promise<void>;
 }
 
+const WORKER_VAR_PREFIX = 'KBCHAT_VAR_';
+
 export class StartupError extends Error {
   override name = 'StartupError';
 }
@@ -82,6 +84,13 @@ export async function startLocalStack(options: {
     MODEL_BASE_URL: model.baseUrl,
     ...(model.apiKey ? { MODEL_API_KEY: model.apiKey } : {}),
   };
+  // KBCHAT_VAR_<NAME>=value sets a worker variable for this stack (tests and benchmarks tune
+  // e.g. KBCHAT_VAR_INGEST_STALE_SECONDS this way).
+  for (const [name, value] of Object.entries(env)) {
+    if (name.startsWith(WORKER_VAR_PREFIX) && value !== undefined) {
+      workerEnv[name.slice(WORKER_VAR_PREFIX.length)] = value;
+    }
+  }
   // Declared secrets that are absent get an explicit empty value (quiet wrangler's warning);
   // present ones reach wrangler from the process environment and are never written to disk.
   for (const secret of ['MODEL_API_KEY', 'OPENAI_API_KEY']) {

@@ -1,6 +1,13 @@
 import http from 'node:http';
 import net from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { FrontendScanner } from './frontend-scanner.ts';
+import {
+  countFrontendMessage,
+  emptyProxyStats,
+  serveProxyStats,
+  type ProxyStats,
+} from './proxy-stats.ts';
 import { createSqlOverHttp, type SqlOverHttp } from './sql-over-http.ts';
 
 /**
@@ -11,6 +18,8 @@ import { createSqlOverHttp, type SqlOverHttp } from './sql-over-http.ts';
  * - `POST http://proxy/sql`: one statement or a non-interactive transaction as JSON (the
  *   driver's `neon()` and `sql.transaction([...])`, drizzle's neon-http).
  * Only the database addresses it was started for are reachable, so it is never an open proxy.
+ * `GET /_stats` (loopback clients only) answers what it relayed so far (see proxy-stats.ts):
+ * benchmarks count a request's database round trips with it.
  */
 export interface NeonProxy {
   /** `host:port`, the value of DATABASE_PROXY. */
@@ -21,6 +30,8 @@ export interface NeonProxy {
   /** Listens again on the same port. */
   resume(): Promise<void>;
   close(): Promise<void>;
+  /** What `GET /_stats` answers: counts since the start (suspensions included). */
+  stats(): ProxyStats;
 }
 
 export async function startNeonProxy(options: {
@@ -30,7 +41,8 @@ export async function startNeonProxy(options: {
 }): Promise<NeonProxy> {
   const host = options.host ?? '127.0.0.1';
   const allowed = new Set(options.allowed);
-  let running = await listen(host, options.port ?? 0, allowed);
+  const stats = emptyProxyStats();
+  let running = await listen(host, options.port ?? 0, allowed, stats);
   const port = running.port;
   let suspended = false;
   return {
@@ -43,10 +55,11 @@ export async function startNeonProxy(options: {
     },
     async resume() {
       if (!suspended) return;
-      running = await listen(host, port, allowed);
+      running = await listen(host, port, allowed, stats);
       suspended = false;
     },
     close: () => (suspended ? Promise.resolve() : running.stop()),
+    stats: () => ({ ...stats }),
   };
 }
 
@@ -55,10 +68,22 @@ interface Listening {
   stop(): Promise<void>;
 }
 
-async function listen(host: string, port: number, allowed: Set<string>): Promise<Listening> {
-  const sql: SqlOverHttp = createSqlOverHttp({ allowed });
+async function listen(
+  host: string,
+  port: number,
+  allowed: Set<string>,
+  stats: ProxyStats,
+): Promise<Listening> {
+  const sql: SqlOverHttp = createSqlOverHttp({
+    allowed,
+    onStatements: (count) => (stats.sqlStatements += count),
+  });
   const server = http.createServer((req, res) => {
-    if (new URL(req.url ?? '/', 'http://proxy').pathname === '/sql') sql.handle(req, res);
+    const { pathname } = new URL(req.url ?? '/', 'http://proxy');
+    if (pathname === '/sql') {
+      stats.sqlRequests++;
+      sql.handle(req, res);
+    } else if (pathname === '/_stats') serveProxyStats(stats, req, res);
     else res.writeHead(404).end();
   });
   const sockets = new Set<net.Socket>();
@@ -77,6 +102,12 @@ async function listen(host: string, port: number, allowed: Set<string>): Promise
     const tcp = connectTo(target);
     tcpSockets.add(tcp);
     tcp.once('close', () => tcpSockets.delete(tcp));
+    stats.wsConnections++;
+    const scanner = new FrontendScanner((type) => countFrontendMessage(stats, type));
+    ws.on('message', (data: Buffer) => {
+      stats.wsMessages++;
+      scanner.scan(data);
+    });
     pipe(ws, tcp);
   });
   await new Promise<void>((resolve, reject) => {

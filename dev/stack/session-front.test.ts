@@ -251,6 +251,38 @@ describe('one session shared per transaction, as a pooler in transaction mode sh
       await quick.close();
     }
   });
+
+  it('a message that arrives in pieces inside a transaction does not leave an idle timer behind', async () => {
+    const quick = await startSessionFront(db, { idleInTransactionMs: 300 });
+    const busy = await RawPgClient.connect(quick.port);
+    try {
+      await busy.query('begin');
+      // One statement sent in three pieces: the front waits for the rest of it twice.
+      const text = Buffer.from(`select '${'x'.repeat(1000)}' as long\0`, 'utf8');
+      const header = Buffer.alloc(5);
+      header.write('Q', 0, 'ascii');
+      header.writeInt32BE(text.length + 4, 1);
+      const message = Buffer.concat([header, text]);
+      for (const [start, end] of [
+        [0, 300],
+        [300, 600],
+        [600, message.length],
+      ] as const) {
+        busy.socket.write(message.subarray(start, end));
+        await sleep(50);
+      }
+      expect((await busy.readUntilReady()).error).toBeUndefined();
+      // Busy, never idle for the bound, for longer than the bound.
+      for (let i = 0; i < 8; i++) {
+        expect((await busy.query('select 1')).error).toBeUndefined();
+        await sleep(100);
+      }
+      expect((await busy.query('commit')).error).toBeUndefined();
+    } finally {
+      busy.end();
+      await quick.close();
+    }
+  });
 });
 
 describe('users and login settings, as on a real server', () => {

@@ -487,6 +487,9 @@ class FrontClient {
   }
 
   private armIdleTimer(): void {
+    // A message that arrives in several pieces arms the timer once per piece: only the last
+    // may run, or an earlier one would end a client that has been busy all along.
+    this.clearIdleTimer();
     this.idleTimer = setTimeout(() => {
       this.fatal('25P03', 'terminating connection due to idle-in-transaction timeout');
     }, this.limits.idleInTransactionMs);

@@ -37,7 +37,11 @@ const ISOLATION: Record<string, string> = {
 // Every value as the text Postgres sent: the driver parses the types itself.
 const RAW_TEXT = { getTypeParser: () => (value: string) => value };
 
-export function createSqlOverHttp(options: { allowed: Set<string> }): SqlOverHttp {
+export function createSqlOverHttp(options: {
+  allowed: Set<string>;
+  /** Told how many statements each well-formed request carries (the proxy's counters). */
+  onStatements?: (count: number) => void;
+}): SqlOverHttp {
   const pools = new Map<string, pg.Pool>();
 
   const poolFor = (connectionString: string): pg.Pool => {
@@ -60,7 +64,7 @@ export function createSqlOverHttp(options: { allowed: Set<string> }): SqlOverHtt
 
   return {
     handle(req, res) {
-      serve(req, res, poolFor).catch((err: unknown) => {
+      serve(req, res, poolFor, options.onStatements).catch((err: unknown) => {
         const status = err instanceof HttpRefusal ? err.status : 500;
         const message = err instanceof Error ? err.message : String(err);
         if (!res.headersSent) res.writeHead(status, { 'content-type': 'text/plain' });
@@ -86,6 +90,7 @@ async function serve(
   req: http.IncomingMessage,
   res: http.ServerResponse,
   poolFor: (connectionString: string) => pg.Pool,
+  onStatements: ((count: number) => void) | undefined,
 ): Promise<void> {
   if (req.method !== 'POST') throw new HttpRefusal(405, 'POST only');
   const connectionString = req.headers['neon-connection-string'];
@@ -93,6 +98,7 @@ async function serve(
     throw new HttpRefusal(400, 'missing Neon-Connection-String');
   }
   const body = JSON.parse(await readBody(req)) as Statement | { queries: Statement[] };
+  onStatements?.('queries' in body ? body.queries.length : 1);
   const pool = poolFor(connectionString);
   const client = await pool.connect();
   let broken = false;

@@ -14,8 +14,17 @@ const root = path.resolve(import.meta.dirname, '../..');
 // Auth trusts CF-Connecting-IP as it does on Cloudflare, where the edge sets it: the tests send
 // one address per test, as clients behind different addresses would come (so tests that fail
 // logins on purpose never throttle each other).
+// Ingestion steps are retried after 50 ms (not 2 s, doubling), so a test of a failing model
+// endpoint sees the file fail within a second; a stalled ingest is revived after 5 s; 40
+// chunks per step, so that a file of a few pages already takes several indexing steps.
 const TEST_OVERRIDES: Partial<Record<ModuleFolder, Record<string, string>>> = {
-  knowledge: { EMBEDDING_BATCH_INPUTS: '4' },
+  knowledge: {
+    EMBEDDING_BATCH_INPUTS: '4',
+    INGEST_RETRY_LIMIT: '2',
+    INGEST_CHUNKS_PER_STEP: '40',
+    INGEST_RETRY_DELAY_MS: '50',
+    INGEST_STALE_SECONDS: '5',
+  },
   auth: { TRUST_CF_CONNECTING_IP: 'true' },
 };
 

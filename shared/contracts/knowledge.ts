@@ -1,13 +1,32 @@
 import { z } from 'zod';
-import { defineService, fileDownload, fileParam, method } from '../service';
+import { defineService, enumOf, fileDownload, fileParam, method } from '../service';
 import { FileIds, ModuleHealth } from './common';
 
-export const KnowledgeFile = z.object({
+/** Where a file is on its way to the index; only `ready` files are searched. */
+export const FileStatus = enumOf(['queued', 'processing', 'ready', 'failed']);
+export const FileFormat = enumOf(['pdf', 'text', 'markdown', 'html', 'docx']);
+
+/** Why a file failed: a stable code and a message the uploader can act on. */
+export const FileError = z.object({ code: z.string(), message: z.string() });
+
+/** A file's progress: pages read, then chunks indexed. */
+export const FileProgress = z.object({
   id: z.uuid(),
   name: z.string(),
-  size: z.number().int(),
+  status: FileStatus,
+  /** Pages (sections, for formats without pages); 0 until known. */
   pages: z.number().int(),
+  pages_done: z.number().int(),
+  /** Chunks; 0 until the text is read. */
   chunks: z.number().int(),
+  chunks_done: z.number().int(),
+  /** Set when the file failed, and while a step waits to be retried (the last error). */
+  error: FileError.optional(),
+});
+
+export const KnowledgeFile = FileProgress.extend({
+  size: z.number().int(),
+  format: FileFormat,
   uploader: z.object({ id: z.uuid(), username: z.string() }),
   created_at: z.string(),
   /** The extracted text, pages separated by form feeds; only with `with_content=true`. */
@@ -17,6 +36,8 @@ export const KnowledgeFile = z.object({
 export const UploadResult = z.object({
   id: z.uuid(),
   name: z.string(),
+  /** `ready` unless the upload asked not to wait (then `queued` or `processing`). */
+  status: FileStatus,
   pages: z.number().int(),
   chunks: z.number().int(),
   /** True when the same bytes were already stored: nothing was embedded again. */
@@ -30,15 +51,17 @@ export const QueryResult = z.object({
   content: z.string(),
   file_id: z.uuid(),
   file_name: z.string(),
-  /** 1-based, as PDF viewers count. */
+  /** 1-based, as PDF viewers count; the section's number for formats without pages. */
   page: z.number().int(),
+  /** For formats without pages: the section's heading path ("Eligibility › Income"), if any. */
+  section: z.string().nullable(),
 });
 
-/** The knowledge module: PDFs into pgvector, similarity queries. */
+/** The knowledge module: documents into pgvector, similarity queries. */
 export const knowledgeService = defineService({
   name: 'knowledge',
   prefix: '/moduleknowledge',
-  doc: 'Uploaded PDFs are parsed, chunked, embedded and stored in Postgres with pgvector. The knowledge base is shared by all users.',
+  doc: 'Uploaded documents are parsed, chunked, embedded and stored in Postgres with pgvector. The knowledge base is shared by all users.',
   annotatedOnly: true,
   methods: {
     GetHealth: method({
@@ -46,12 +69,33 @@ export const knowledgeService = defineService({
       output: ModuleHealth,
     }),
     Upload: method({
-      doc: `Uploads one PDF (multipart, one file part named \`file\`). Its text is extracted page by
-page, chunked, embedded and stored in one transaction. The same bytes uploaded again answer the
-stored file with \`duplicate: true\`. Too large → 413; not a PDF → 415; encrypted, damaged,
-too many pages or no extractable text → 422; model endpoint down → 502.`,
+      doc: `Uploads one document (multipart, one file part named \`file\`): PDF, Word (.docx),
+HTML, Markdown or plain text, told apart by content. It is stored at once and ingested by a
+durable workflow (text read page by page, chunked, embedded, indexed). By default the answer
+comes when the file is ready, with the same result and errors as ever, so clients that expect
+that keep working; with \`?async=true\` or \`Prefer: respond-async\` it comes at once, 202 with
+the file's id and status (follow it with file_status or file_progress). The same bytes uploaded
+again answer the stored file with \`duplicate: true\`. Too large → 413; not a document the
+service reads → 415; encrypted, damaged, too many pages or no text → 422; model endpoint down →
+502.`,
       params: { file: fileParam() },
       output: UploadResult,
+    }),
+    GetFileStatus: method({
+      doc: 'A file’s status and progress: pages read, chunks indexed, and why it failed.',
+      params: { id: z.uuid() },
+      output: FileProgress,
+    }),
+    GetFileProgress: method({
+      doc: `A file’s progress as Server-Sent Events: its status now, then each change, until it
+is ready or failed. @handler(streamResponse)`,
+      params: { id: z.uuid() },
+      stream: FileProgress,
+    }),
+    PostFileRetry: method({
+      doc: 'Ingests a failed file again, from what is already done: its uploader or a SUPER_ADMIN.',
+      params: { body: z.object({ id: z.uuid() }) },
+      output: FileProgress,
     }),
     GetList: method({
       doc: 'The files of the knowledge base, newest first; optionally only some, optionally with their text.',
@@ -69,13 +113,22 @@ spec's QueryReq: \`Text\` is \`text\`, \`Top\` is \`top\`. @grpc`,
       output: z.array(QueryResult),
     }),
     DeleteFile: method({
-      doc: 'Deletes a file with its chunks and stored original: its uploader or a SUPER_ADMIN.',
+      doc: `Deletes a file with its chunks and stored original (a file being processed stops):
+its uploader or a SUPER_ADMIN.`,
       params: { id: z.uuid() },
     }),
     GetDownload: method({
-      doc: 'The original PDF as uploaded.',
+      doc: 'The original file as uploaded.',
       params: { id: z.uuid() },
-      output: fileDownload({ contentTypes: ['application/pdf'] }),
+      output: fileDownload({
+        contentTypes: [
+          'application/pdf',
+          'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+          'text/html',
+          'text/markdown',
+          'text/plain',
+        ],
+      }),
     }),
   },
 });

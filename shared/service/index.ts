@@ -37,7 +37,7 @@ export { DEFAULT_BODY_LIMIT, type BodyLimit } from './body-limit';
 export { MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE } from './read-request';
 export { DOCS_PATH, OPENAPI_PATH, mountService, routeNameOf, type MountOptions } from './mount';
 export { mergeOpenApi, openApiDocument, type OpenApiDocument } from './openapi';
-export { renderDocsPage } from './docs-page';
+export { API_REFERENCE_CSP, renderApiReferencePage } from './api-reference-page';
 export { createClient, type CallInit, type ClientOptions, type ServiceClient } from './client';
 export {
   rpcClient,

@@ -6,10 +6,10 @@ import { AuthError } from './auth-failure';
 import { bodyLimitStep, DEFAULT_BODY_LIMIT, type BodyLimit } from './body-limit';
 import { httpCallContext } from './call-context';
 import { ServiceDeclarationError } from './compile-route';
+import { API_REFERENCE_CSP, renderApiReferencePage } from './api-reference-page';
 import { DOCS_ROUTE, GUEST_ANNOTATIONS, OPENAPI_ROUTE } from './define';
 
 const GUEST = 'guest';
-import { renderDocsPage } from './docs-page';
 import { fileDownloadHeaders, type FileDownload } from './file-download';
 import { openApiDocument } from './openapi';
 import { readParams } from './read-request';
@@ -251,8 +251,11 @@ function mountDocs<E extends Env, Principal>(
     authorizeStep<E, Principal>(guestRoute(name), options.authorize);
   app.get(OPENAPI_PATH, enter(OPENAPI_ROUTE), authorize(OPENAPI_ROUTE), (c) => c.json(document));
   app.get(DOCS_PATH, enter(DOCS_ROUTE), authorize(DOCS_ROUTE), (c) => {
-    page ??= renderDocsPage(document);
-    c.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+    page ??= renderApiReferencePage({
+      title: document.info.title,
+      openApiUrl: `${service.prefix}${OPENAPI_PATH}`,
+    });
+    c.header('Content-Security-Policy', API_REFERENCE_CSP);
     return c.html(page);
   });
 }

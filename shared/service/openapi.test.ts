@@ -70,7 +70,7 @@ describe('openApiDocument', () => {
 
   it('leaves out what the spec lists as unsupported', () => {
     expect(Object.keys(document)).toEqual(['openapi', 'info', 'paths', 'components']);
-    expect(Object.keys(document.components)).toEqual(['schemas', 'responses']);
+    expect(Object.keys(document.components)).toEqual(['schemas', 'responses', 'securitySchemes']);
     const operationKeys = new Set(
       Object.values(document.paths).flatMap((item) =>
         Object.values(item).flatMap((o) => Object.keys(o)),
@@ -82,11 +82,27 @@ describe('openApiDocument', () => {
       'parameters',
       'requestBody',
       'responses',
+      'security',
       'x-annotations',
     ]);
     const keys = keysDeep(document);
-    for (const key of ['discriminator', 'xml', 'callbacks', 'securitySchemes'])
-      expect(keys.has(key), key).toBe(false);
+    for (const key of ['discriminator', 'xml', 'callbacks']) expect(keys.has(key), key).toBe(false);
+  });
+
+  it('names the bearer token on every route but those marked @role(guest) alone', () => {
+    expect(document.components.securitySchemes).toEqual({
+      bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
+    });
+    const security = Object.fromEntries(
+      Object.values(document.paths).flatMap((item) =>
+        Object.values(item).map((o) => [o.operationId, o.security]),
+      ),
+    );
+    for (const route of exampleService.routes) {
+      const guest = route.roles?.every((role) => role === 'guest') ?? false;
+      expect(security[route.name], route.name).toEqual(guest ? [] : [{ bearerAuth: [] }]);
+    }
+    expect(Object.values(security)).toContainEqual([]);
   });
 
   it('resolves every reference', () => {

@@ -15,16 +15,34 @@ import type { ParamPlan, Route, Service } from './types';
  * - Answers: 200 `{"data": …}`, 204, `text/event-stream` (message schema, named events in
  *   `x-sse-events`), a file with Content-Disposition; errors refer to the Problem schema;
  *   401/403 (plain text) on routes with a `@role` other than `guest` alone.
- * - No tags, callbacks, discriminators, xml, security schemes or requirements: the spec lists
- *   them as unsupported.
+ * - One security scheme, `bearerAuth` (`Authorization: Bearer <token>`), named by the
+ *   `security` of every route not marked `@role(guest)` alone (those get `security: []`): the
+ *   token check every module applies wants a token there. Documentation tools offer a token
+ *   field from it and send it when trying a route. Roles still go in the description.
+ * - No tags, callbacks, discriminators or xml: the spec lists them as unsupported.
  */
 
 export interface OpenApiDocument {
   openapi: '3.0.3';
   info: { title: string; version: string; description?: string };
   paths: Record<string, Record<string, JsonObject>>;
-  components: { schemas: Record<string, JsonObject>; responses: Record<string, JsonObject> };
+  components: {
+    schemas: Record<string, JsonObject>;
+    responses: Record<string, JsonObject>;
+    securitySchemes: Record<string, JsonObject>;
+  };
 }
+
+const BEARER = 'bearerAuth';
+const SECURITY_SCHEMES: Record<string, JsonObject> = {
+  [BEARER]: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description:
+      'The token from `POST /moduleauth/login`. Links and EventSource clients may send it as the form value `t` instead.',
+  },
+};
 
 const PROBLEM_REF = { $ref: '#/components/schemas/Problem' };
 const FIELD_ISSUE: JsonObject = {
@@ -83,7 +101,11 @@ export function openApiDocument(service: Service): OpenApiDocument {
       ...(description ? { description } : {}),
     },
     paths,
-    components: { schemas: components.schemas, responses: RESPONSES },
+    components: {
+      schemas: components.schemas,
+      responses: RESPONSES,
+      securitySchemes: SECURITY_SCHEMES,
+    },
   };
 }
 
@@ -98,6 +120,7 @@ function operation(route: Route, components: SchemaComponents): JsonObject {
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses: responsesOf(route, schema),
+    security: guestOnly(route) ? [] : [{ [BEARER]: [] }],
     ...(route.annotations.length > 0
       ? { 'x-annotations': route.annotations.map(({ name, params }) => ({ name, params })) }
       : {}),
@@ -183,14 +206,17 @@ function requestBodyOf(route: Route, schema: ToSchema): JsonObject | undefined {
 function responsesOf(route: Route, schema: ToSchema): JsonObject {
   const responses: JsonObject = { ...successResponses(route, schema) };
   if (route.params.length > 0) responses['400'] = responseRef('BadRequest');
-  const guestOnly = route.roles?.every((role) => role.toLowerCase() === 'guest') ?? true;
-  if (!guestOnly) {
+  if (route.roles && !guestOnly(route)) {
     responses['401'] = responseRef('Unauthorised');
     responses['403'] = responseRef('AccessDenied');
   }
   responses.default = responseRef('Problem');
   return responses;
 }
+
+/** Routes marked `@role(guest)` alone: open to callers without a token. */
+const guestOnly = (route: Route) =>
+  route.roles?.every((role) => role.toLowerCase() === 'guest') ?? false;
 
 function successResponses(route: Route, schema: ToSchema): JsonObject {
   const response = route.response;
@@ -264,6 +290,7 @@ export function mergeOpenApi(
   const paths: OpenApiDocument['paths'] = {};
   const operationIds = new Set<string>();
   const responses: Record<string, JsonObject> = {};
+  const securitySchemes: Record<string, JsonObject> = {};
   for (const document of documents) {
     const hoisted = components.hoist(
       { definitions: document.components.schemas, paths: document.paths },
@@ -282,6 +309,12 @@ export function mergeOpenApi(
       paths[path] = qualified;
     }
     Object.assign(responses, document.components.responses);
+    Object.assign(securitySchemes, document.components.securitySchemes);
   }
-  return { openapi: '3.0.3', info, paths, components: { schemas: components.schemas, responses } };
+  return {
+    openapi: '3.0.3',
+    info,
+    paths,
+    components: { schemas: components.schemas, responses, securitySchemes },
+  };
 }

@@ -43,13 +43,15 @@ export async function openPage(
   browser: Browser,
   baseURL: string,
   viewport: ViewportName = 'desktop',
+  /** The browser's language, which picks the app's (en-GB → English, zh-CN → Chinese). */
+  locale = 'en-GB',
 ): Promise<Session> {
   const context = await browser.newContext({
     baseURL,
     viewport: VIEWPORTS[viewport],
     isMobile: viewport === 'phone',
     hasTouch: viewport === 'phone',
-    locale: 'en-GB',
+    locale,
     timezoneId: 'UTC',
     acceptDownloads: true,
   });

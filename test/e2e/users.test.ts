@@ -66,26 +66,26 @@ describe('a super admin on the users page', () => {
       await page.locator('.create-user').getByLabel('Password').fill('');
 
       // Promote, demote.
-      await row.getByRole('button', { name: `Make ${username} a super admin` }).click();
+      await row.getByRole('button', { name: `Make super admin: ${username}` }).click();
       await expect.poll(() => row.locator('.badge').first().textContent()).toBe('Super admin');
       expect(await page.getByRole('status').textContent()).toBe(
         `${username} is now a super admin.`,
       );
-      await row.getByRole('button', { name: `Make ${username} a user` }).click();
+      await row.getByRole('button', { name: `Make user: ${username}` }).click();
       await expect.poll(() => row.locator('.badge').first().textContent()).toBe('User');
 
       // Disable: the account can no longer log in; enable again.
-      await row.getByRole('button', { name: `Disable ${username}` }).click();
+      await row.getByRole('button', { name: `Disable: ${username}` }).click();
       await expect.poll(() => row.locator('.badge.off').textContent()).toBe('Disabled');
       const refused = await callApi('/moduleauth/login', {
         json: { username, password: 'first-password' },
       });
       expect(refused.status).toBe(401);
-      await row.getByRole('button', { name: `Enable ${username}` }).click();
+      await row.getByRole('button', { name: `Enable: ${username}` }).click();
       await expect.poll(() => row.locator('.badge.on').textContent()).toBe('Active');
 
       // Reset the password.
-      await row.getByRole('button', { name: `Reset the password of ${username}` }).click();
+      await row.getByRole('button', { name: `Reset password: ${username}` }).click();
       const dialog = page.getByRole('dialog', { name: `New password for ${username}` });
       await dialog.getByLabel('New password').fill('second-password');
       await dialog.getByLabel('New password').press('Enter');
@@ -100,7 +100,7 @@ describe('a super admin on the users page', () => {
       await screenshot(page, 'desktop-users');
 
       // Delete.
-      await row.getByRole('button', { name: `Delete ${username}` }).click();
+      await row.getByRole('button', { name: `Delete: ${username}` }).click();
       await page
         .getByRole('dialog', { name: `Delete ${username}?` })
         .getByRole('button', { name: 'Delete user' })

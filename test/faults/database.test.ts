@@ -84,27 +84,42 @@ describe('the database is down at request time', () => {
 });
 
 describe('the database goes away in the middle of an upload', () => {
-  it('answers 503, leaves no row and no stored object, and the same upload then succeeds', async () => {
+  it('before the upload is recorded: 503, no row and no stored object; the same upload then succeeds', async () => {
+    const pdf = makeTextPdf(ENGLISH_POLICY_FIXTURE.pages.map((p) => `${p}\nEarly ${Date.now()}`));
+    const before = await counts();
+    await database('suspend');
+    const res = await upload(pdf, 'early.pdf');
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ code: 'database_unavailable' });
+    await database('resume');
+    expect(await counts()).toEqual(before);
+    const again = await upload(pdf, 'early.pdf');
+    expect(again.status).toBe(200);
+    expect((await counts()).files).toBe(before.files + 1);
+  });
+
+  it('while it is ingested: the ingest waits the outage out, and the upload answers when the file is ready', async () => {
     const pdf = makeTextPdf(ENGLISH_POLICY_FIXTURE.pages.map((p) => `${p}\nFault ${Date.now()}`));
     const before = await counts();
     await model('/delay', { path: '/v1/embeddings', ms: 200 });
     const uploading = upload(pdf, 'fault.pdf');
-    // The duplicate check has passed and the model is working: now the database goes away.
+    // The file is stored and the model is working: now the database goes away for a while.
     for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
       const seen = await (await model('/requests')).json<{ path: string; status: number }[]>();
       if (seen.some((r) => r.path === '/v1/embeddings' && r.status === 200)) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     await database('suspend');
-    const res = await uploading;
-    expect(res.status).toBe(503);
-    expect(await res.json()).toMatchObject({ code: 'database_unavailable' });
-
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
     await database('resume');
-    expect(await counts()).toEqual(before);
     await model('/reset', {});
-    const again = await upload(pdf, 'fault.pdf');
-    expect(again.status).toBe(200);
-    expect((await counts()).files).toBe(before.files + 1);
+    const res = await uploading;
+    expect(res.status, await res.clone().text()).toBe(200);
+    const { data } = await res.json<{ data: { status: string; chunks: number } }>();
+    expect(data.status).toBe('ready');
+    const after = await counts();
+    expect(after.files).toBe(before.files + 1);
+    // Every chunk exactly once, though steps ran again after the outage.
+    expect(after.chunks).toBe(before.chunks + data.chunks);
   });
 });

@@ -13,6 +13,7 @@ type Event = { event: string; data: unknown };
 type Message = { content: string; request_id: string; type: string };
 type Recorded = {
   path: string;
+  at: number;
   status: number | null;
   aborted: boolean;
   body: Record<string, unknown>;
@@ -248,14 +249,15 @@ describe('streaming', () => {
     // The question's embedding takes a second here: the stream must not wait for it.
     await control('/delay', { path: '/v1/embeddings', ms: 1_000 });
     try {
-      const prompt = `Marrowbank refund rules ${crypto.randomUUID()}`;
+      const prompt = 'Marrowbank refund rules';
+      const sent = Date.now();
       const res = await chat({ prompt, file_id: policyFile });
       expect(res.status).toBe(200);
       const reader = res.body!.getReader();
       const first = await reader.read();
       expect(new TextDecoder().decode(first.value)).toBe(': open\n\n');
-      const embedding = (await recorded('/v1/embeddings')).filter((r) =>
-        JSON.stringify(r.body).includes(prompt),
+      const embedding = (await recorded('/v1/embeddings')).filter(
+        (r) => r.at >= sent && JSON.stringify(r.body).includes(prompt),
       );
       expect(embedding).toHaveLength(1);
       expect(embedding[0]!.status).toBeNull(); // still being answered

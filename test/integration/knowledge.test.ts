@@ -5,7 +5,6 @@ import {
   CHINESE_POLICY_FIXTURE,
   ENGLISH_POLICY_FIXTURE,
   makeEncryptedPdf,
-  makeHtmlFile,
   makeManyPagesPdf,
   makeScannedPdf,
   makeTextPdf,
@@ -107,10 +106,50 @@ describe('upload', () => {
   });
 });
 
+// The start of a PNG image and of a ZIP archive holding one text file.
+const PNG_BYTES = new Uint8Array([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52,
+]);
+const ZIP_BYTES = new Uint8Array([
+  0x50,
+  0x4b,
+  0x03,
+  0x04,
+  0x14,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  5,
+  0,
+  0,
+  0,
+  ...new TextEncoder().encode('a.txt'),
+]);
+
 describe('bad input answers 4xx and writes nothing', () => {
   it.each([
-    ['an HTML page named .pdf', () => makeHtmlFile(), 415, 'pdf_not_pdf'],
-    ['an empty file', () => new Uint8Array(0), 415, 'pdf_not_pdf'],
+    // What a file is comes from its bytes: a PNG named .pdf is not a document.
+    ['a PNG image named .pdf', () => PNG_BYTES, 415, 'unsupported_format'],
+    ['a ZIP archive that is no Word document', () => ZIP_BYTES, 415, 'unsupported_format'],
+    ['an empty file', () => new Uint8Array(0), 422, 'document_no_text'],
     ['an encrypted PDF', () => makeEncryptedPdf(), 422, 'pdf_encrypted'],
     ['a scan without text', () => makeScannedPdf(2), 422, 'pdf_no_text'],
     ['a truncated PDF', () => english.slice(0, Math.floor(english.length / 3)), 422, 'pdf_corrupt'],

@@ -46,14 +46,17 @@ describe('interface descriptions', () => {
     expect(operationsOf(doc)).toEqual(declared([authService, knowledgeService, chatService]));
   });
 
-  it.each(['/docs', '/moduleauth/docs', '/moduleknowledge/docs', '/modulechat/docs'])(
-    '%s is a self-contained page',
-    async (path) => {
-      const res = await get(path);
-      expect(res.status).toBe(200);
-      const html = await res.text();
-      expect(html).toContain('<html');
-      expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href="https?:/);
-    },
-  );
+  it.each([
+    ['/docs', '/openapi.json'],
+    ['/moduleauth/docs', '/moduleauth/openapi.json'],
+    ['/moduleknowledge/docs', '/moduleknowledge/openapi.json'],
+    ['/modulechat/docs', '/modulechat/openapi.json'],
+  ])('%s is the API reference of %s, with scripts from this origin only', async (path, doc) => {
+    const res = await get(path);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain(`data-openapi="${doc}"`);
+    expect(html).not.toMatch(/<script[^>]+src="(?!\/assets\/)|<link[^>]+href="https?:/);
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
 });

@@ -1,12 +1,12 @@
 import { createApi, failureOf, type Failure, type User } from './api/services';
+import { t, type Localized } from './i18n/bind';
+import { failureMessage } from './i18n/failure';
 import { createLoginView } from './login-view';
 import { createMainView, type MainView } from './main-view';
 import { session } from './session';
 
-const SESSION_LOST =
-  'Your session has expired or was refused. Log in again to continue: what you typed is kept.';
-const SESSION_EXPIRED =
-  'Your session has expired. Log in again to continue: what you typed is kept.';
+const SESSION_LOST = t((m) => m.app.sessionLost);
+const SESSION_EXPIRED = t((m) => m.app.sessionExpired);
 
 /** The whole app: the login page, or the logged-in screens of one user. */
 export function startApp(root: HTMLElement): void {
@@ -21,14 +21,14 @@ export function startApp(root: HTMLElement): void {
     const failure = failureOf(err) ?? {
       status: 0,
       code: 'network',
-      detail: 'The service could not be reached. Check your connection and try again.',
+      detail: 'The service could not be reached.',
       fields: [],
     };
     if (failure.status === 401 && main && !main.element.hidden) sessionLost(SESSION_LOST);
     return failure;
   }
 
-  function sessionLost(message: string): void {
+  function sessionLost(message: Localized): void {
     session.end();
     clearTimeout(expiryTimer);
     main?.hide();
@@ -57,7 +57,10 @@ export function startApp(root: HTMLElement): void {
     main?.destroy();
     main = undefined;
     history.replaceState(null, '', location.pathname);
-    login.show('You have logged out.', 'info');
+    login.show(
+      t((m) => m.app.loggedOut),
+      'info',
+    );
   }
 
   function scheduleExpiry(): void {
@@ -79,9 +82,7 @@ export function startApp(root: HTMLElement): void {
         session.end();
         login.show(SESSION_LOST, 'warning');
       } else {
-        login.show(
-          failure ? failure.detail : 'The service could not be reached. Reload the page to retry.',
-        );
+        login.show(failure ? failureMessage(failure) : t((m) => m.app.unreachableReload));
       }
     }
   })();

@@ -2,9 +2,13 @@ import type { ChatMessage, ChatSource, KnowledgeFile } from './api/services';
 import { isAbort, type AppContext } from './context';
 import { downloadLink } from './download';
 import { h, replace, uid } from './dom';
-import { plural } from './format';
+import { isInProgress } from './file-status';
+import { t, type Localized } from './i18n/bind';
+import { failureMessage } from './i18n/failure';
+import { formatList } from './i18n/format';
+import type { Messages } from './i18n/messages';
 import type { KnowledgeStore } from './knowledge-store';
-import { renderMarkdown } from './render-markdown';
+import { createMarkdownView } from './render-markdown';
 
 interface Streaming {
   controller: AbortController;
@@ -27,11 +31,15 @@ export function createChatPanel(ctx: AppContext, store: KnowledgeStore): HTMLEle
   const intro = h(
     'div',
     { class: 'empty chat-empty' },
-    h('p', { class: 'empty-title' }, 'Ask about your documents'),
+    h(
+      'p',
+      { class: 'empty-title' },
+      t((m) => m.chat.introTitle),
+    ),
     h(
       'p',
       null,
-      'Answers come only from the files in the knowledge base, and list the pages they were found on. Select files in the knowledge base to search only those.',
+      t((m) => m.chat.intro),
     ),
   );
   conversation.append(intro);
@@ -41,7 +49,7 @@ export function createChatPanel(ctx: AppContext, store: KnowledgeStore): HTMLEle
     name: 'prompt',
     rows: 2,
     required: true,
-    placeholder: 'Ask a question…',
+    placeholder: t((m) => m.chat.placeholder),
     enterkeyhint: 'send',
     'aria-describedby': hintId,
     props: { value: sessionStorage.getItem(draftKey) ?? '' },
@@ -58,7 +66,11 @@ export function createChatPanel(ctx: AppContext, store: KnowledgeStore): HTMLEle
       },
     },
   });
-  const send = h('button', { type: 'submit', class: 'button primary' }, 'Send');
+  const send = h(
+    'button',
+    { type: 'submit', class: 'button primary' },
+    t((m) => m.chat.send),
+  );
   const stop = h(
     'button',
     {
@@ -67,8 +79,11 @@ export function createChatPanel(ctx: AppContext, store: KnowledgeStore): HTMLEle
       hidden: true,
       on: { click: () => streaming?.controller.abort() },
     },
-    'Stop',
+    t((m) => m.chat.stop),
   );
+  // What happens to the answer, told to screen readers once per step: the answer itself
+  // streams into a region that is busy until it ends, so it is not read out token by token.
+  const announcer = h('p', { class: 'visually-hidden', role: 'status' });
   const scope = h('div', { class: 'scope' });
   const form = h(
     'form',
@@ -82,9 +97,18 @@ export function createChatPanel(ctx: AppContext, store: KnowledgeStore): HTMLEle
       },
     },
     scope,
-    h('label', { for: promptId, class: 'composer-label' }, 'Your question'),
+    h(
+      'label',
+      { for: promptId, class: 'composer-label' },
+      t((m) => m.chat.yourQuestion),
+    ),
     h('div', { class: 'composer-row' }, textarea, send, stop),
-    h('p', { class: 'hint', id: hintId }, 'Enter to send, Shift+Enter for a new line.'),
+    h(
+      'p',
+      { class: 'hint', id: hintId },
+      t((m) => m.chat.hint),
+    ),
+    announcer,
   );
 
   function saveDraft(): void {
@@ -96,31 +120,50 @@ export function createChatPanel(ctx: AppContext, store: KnowledgeStore): HTMLEle
     const files = store.files;
     const chosen = store.selectedFiles();
     if (chosen.length > 0) {
+      const names = chosen.map((file) => file.name);
       replace(
         scope,
         h(
           'span',
           null,
-          `Searching ${chosen.length === 1 ? 'only' : `only these ${chosen.length} files`}: `,
-          h('strong', null, chosen.map((file) => file.name).join(', ')),
+          t((m) => m.chat.searchingOnly(chosen.length)),
+          h(
+            'strong',
+            null,
+            t(() => formatList(names)),
+          ),
         ),
         h(
           'button',
           { type: 'button', class: 'link-button', on: { click: () => store.clearSelection() } },
-          'Search all files',
+          t((m) => m.chat.searchAll),
         ),
       );
     } else if (files && files.length === 0) {
-      replace(scope, h('span', null, 'The knowledge base is empty: upload a PDF first.'));
-    } else {
       replace(
         scope,
         h(
           'span',
           null,
-          files?.length === 1
-            ? 'Searching the one file.'
-            : `Searching all ${files ? plural(files.length, 'file') : 'files'}.`,
+          t((m) => m.chat.emptyKnowledgeBase),
+        ),
+      );
+    } else {
+      // Only ready files are searched: files still being processed are not counted.
+      const count = files ? store.searchableFiles().length : undefined;
+      const processing = (files ?? []).filter(isInProgress).length;
+      replace(
+        scope,
+        h(
+          'span',
+          null,
+          t((m) =>
+            count === 0
+              ? m.chat.noneReady(processing)
+              : count === 1
+                ? m.chat.searchingOne
+                : m.chat.searchingAll(count),
+          ),
         ),
       );
     }
@@ -139,7 +182,7 @@ export function createChatPanel(ctx: AppContext, store: KnowledgeStore): HTMLEle
     if (streaming || !prompt.trim()) return;
     const files = store.selectedFiles();
     intro.remove();
-    const turn = createTurn(ctx, prompt, files, conversation);
+    const turn = createTurn(ctx, prompt, files, conversation, announce);
     conversation.append(turn.element);
     turn.element.scrollIntoView({ block: 'nearest' });
     textarea.value = '';
@@ -173,7 +216,7 @@ export function createChatPanel(ctx: AppContext, store: KnowledgeStore): HTMLEle
           turn.element.remove();
           if (!textarea.value) textarea.value = prompt;
           saveDraft();
-        } else turn.failed(failure.detail);
+        } else turn.failed(failureMessage(failure));
       }
     } finally {
       ctx.signal.removeEventListener('abort', abortOnTeardown);
@@ -182,10 +225,18 @@ export function createChatPanel(ctx: AppContext, store: KnowledgeStore): HTMLEle
     }
   }
 
+  function announce(text: Localized): void {
+    replace(announcer, text);
+  }
+
   return h(
     'section',
     { class: 'panel chat-panel', 'aria-labelledby': titleId },
-    h('h2', { id: titleId, class: 'visually-hidden', tabindex: -1 }, 'Conversation'),
+    h(
+      'h2',
+      { id: titleId, class: 'visually-hidden', tabindex: -1 },
+      t((m) => m.chat.conversation),
+    ),
     conversation,
     form,
   );
@@ -197,8 +248,14 @@ interface Turn {
   sources(sources: ChatSource[]): void;
   finish(): void;
   stopped(): void;
-  failed(detail: string): void;
+  failed(reason: Localized): void;
 }
+
+/** Where a source was found: its section's headings when it has them (formats without pages). */
+const sourceMeta = (source: ChatSource, m: Messages) =>
+  source.section
+    ? m.chat.sourceSectionMeta(source.section, source.similarity)
+    : m.chat.sourceMeta(source.page, source.similarity);
 
 /** The echoed prompt: the rules, the retrieved context and the question. */
 const isPromptEcho = (content: string) =>
@@ -209,33 +266,47 @@ function createTurn(
   prompt: string,
   files: KnowledgeFile[],
   scroller: HTMLElement,
+  announce: (text: Localized) => void,
 ): Turn {
   let first = true;
   let answer = '';
   let scheduled = false;
   let ended = false;
 
-  const status = h('p', { class: 'answer-status' }, 'Searching the knowledge base…');
+  const status = h('p', { class: 'answer-status' });
   const contextText = h('pre', { class: 'context-text' });
   const context = h(
     'details',
     { class: 'context', hidden: true },
-    h('summary', null, 'Prompt and retrieved context'),
+    h(
+      'summary',
+      null,
+      t((m) => m.chat.context),
+    ),
     contextText,
   );
   const markdown = h('div', { class: 'markdown' });
+  const view = createMarkdownView(markdown);
   const notice = h('div', { class: 'answer-notice', hidden: true });
   const sourceList = h('ol', { class: 'source-list' });
   const sources = h(
     'section',
     { class: 'sources', hidden: true },
-    h('h3', null, 'Sources'),
+    h(
+      'h3',
+      null,
+      t((m) => m.chat.sources),
+    ),
     sourceList,
   );
   const answerBox = h(
     'div',
     { class: 'bubble answer', 'data-state': 'waiting' },
-    h('p', { class: 'speaker' }, 'Answer'),
+    h(
+      'p',
+      { class: 'speaker' },
+      t((m) => m.chat.answer),
+    ),
     context,
     markdown,
     notice,
@@ -248,10 +319,18 @@ function createTurn(
     h(
       'div',
       { class: 'bubble question' },
-      h('p', { class: 'speaker' }, 'You'),
+      h(
+        'p',
+        { class: 'speaker' },
+        t((m) => m.chat.you),
+      ),
       h('p', { class: 'question-text' }, prompt),
       files.length > 0 &&
-        h('p', { class: 'question-scope' }, `In: ${files.map((file) => file.name).join(', ')}`),
+        h(
+          'p',
+          { class: 'question-scope' },
+          t((m) => m.chat.askedIn(formatList(files.map((file) => file.name)))),
+        ),
     ),
     answerBox,
   );
@@ -261,15 +340,20 @@ function createTurn(
   function render(): void {
     scheduled = false;
     const follow = nearBottom();
-    replace(markdown, renderMarkdown(answer));
+    view.update(answer);
     if (follow) scroller.scrollTop = scroller.scrollHeight;
   }
 
-  function setState(state: string, text?: string): void {
+  function setState(state: string, text?: Localized): void {
+    const changed = answerBox.dataset.state !== state;
     answerBox.dataset.state = state;
     status.hidden = text === undefined;
-    status.textContent = text ?? '';
+    replace(status, text);
+    if (changed && text) announce(text);
   }
+  const searching = t((m) => m.chat.searching);
+  setState('waiting', searching);
+  announce(searching);
 
   function end(): void {
     ended = true;
@@ -277,7 +361,7 @@ function createTurn(
     element.setAttribute('aria-busy', 'false');
   }
 
-  function showNotice(kind: 'refusal' | 'error' | 'stopped', text: string): void {
+  function showNotice(kind: 'refusal' | 'error' | 'stopped', text: Localized | string): void {
     notice.hidden = false;
     notice.className = `answer-notice ${kind}`;
     replace(
@@ -288,7 +372,13 @@ function createTurn(
         h(
           'strong',
           null,
-          kind === 'refusal' ? 'No answer. ' : kind === 'stopped' ? 'Stopped. ' : 'Failed. ',
+          t((m) =>
+            kind === 'refusal'
+              ? m.chat.noAnswer
+              : kind === 'stopped'
+                ? m.chat.stopped
+                : m.chat.failed,
+          ),
         ),
         text,
       ),
@@ -302,18 +392,26 @@ function createTurn(
       if (type === 'error') {
         // The service answers no question it has no knowledge for, and reports failures the
         // same way: one message of type "error" that ends the stream.
+        // Its text has no code to translate it by: the service's words are shown.
         setState(answer ? 'failed' : 'refused');
         showNotice(answer ? 'error' : 'refusal', content);
+        announce(t((m) => (answer ? m.chat.announceFailed : m.chat.announceRefused)));
         first = false;
         return;
       }
       if (first && isPromptEcho(content)) {
         contextText.textContent = content;
         context.hidden = false;
-        setState('streaming', 'Writing the answer…');
+        setState(
+          'streaming',
+          t((m) => m.chat.writing),
+        );
       } else {
         answer += content;
-        setState('streaming', 'Writing the answer…');
+        setState(
+          'streaming',
+          t((m) => m.chat.writing),
+        );
         if (!scheduled) {
           scheduled = true;
           requestAnimationFrame(() => !ended && render());
@@ -339,7 +437,7 @@ function createTurn(
             h(
               'span',
               { class: 'source-meta' },
-              `page ${source.page} · similarity ${source.similarity.toFixed(2)}`,
+              t((m) => sourceMeta(source, m)),
             ),
           );
         }),
@@ -347,22 +445,34 @@ function createTurn(
     },
     finish() {
       if (answerBox.dataset.state === 'streaming' || answerBox.dataset.state === 'waiting') {
-        if (answer.trim()) setState('done');
-        else {
+        if (answer.trim()) {
+          setState('done');
+          const count = sourceList.childElementCount;
+          announce(t((m) => m.chat.announceDone(count)));
+        } else {
           setState('refused');
-          showNotice('refusal', 'The service sent no answer.');
+          showNotice(
+            'refusal',
+            t((m) => m.chat.nothingSent),
+          );
+          announce(t((m) => m.chat.announceRefused));
         }
       } else status.hidden = true;
       end();
     },
     stopped() {
       setState('stopped');
-      showNotice('stopped', answer ? 'The answer above is incomplete.' : 'No answer was received.');
+      showNotice(
+        'stopped',
+        t((m) => (answer ? m.chat.incomplete : m.chat.nothingReceived)),
+      );
+      announce(t((m) => m.chat.announceStopped));
       end();
     },
-    failed(detail) {
+    failed(reason) {
       setState('failed');
-      showNotice('error', detail);
+      showNotice('error', reason);
+      announce(t((m) => m.chat.announceFailed));
       end();
     },
   };

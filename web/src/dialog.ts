@@ -1,4 +1,5 @@
-import { h, uid } from './dom';
+import { h, uid, type Child } from './dom';
+import { t } from './i18n/bind';
 
 /** A modal `<dialog>`: focus stays inside, Escape cancels, focus returns to where it was. */
 function open<T>(
@@ -27,9 +28,9 @@ function open<T>(
 }
 
 export function confirmDialog(options: {
-  title: string;
-  message: string;
-  confirm: string;
+  title: Child;
+  message: Child;
+  confirm: Child;
   danger?: boolean;
 }): Promise<boolean> {
   return open<boolean>(
@@ -42,7 +43,7 @@ export function confirmDialog(options: {
         h(
           'button',
           { type: 'button', class: 'button', autofocus: true, on: { click: () => done(false) } },
-          'Cancel',
+          t((m) => m.dialogs.cancel),
         ),
         h(
           'button',
@@ -61,8 +62,8 @@ export function confirmDialog(options: {
 
 /** Asks for a new password (8 to 128 characters, as the service requires). */
 export function passwordDialog(options: {
-  title: string;
-  message: string;
+  title: Child;
+  message: Child;
 }): Promise<string | undefined> {
   return open<string | undefined>((_dialog, done) => {
     const inputId = uid('new-password');
@@ -89,9 +90,17 @@ export function passwordDialog(options: {
       h(
         'div',
         { class: 'field' },
-        h('label', { for: inputId }, 'New password'),
+        h(
+          'label',
+          { for: inputId },
+          t((m) => m.dialogs.newPassword),
+        ),
         input,
-        h('p', { class: 'hint' }, 'At least 8 characters.'),
+        h(
+          'p',
+          { class: 'hint' },
+          t((m) => m.dialogs.passwordHint),
+        ),
       ),
       h(
         'div',
@@ -99,9 +108,13 @@ export function passwordDialog(options: {
         h(
           'button',
           { type: 'button', class: 'button', on: { click: () => done(undefined) } },
-          'Cancel',
+          t((m) => m.dialogs.cancel),
         ),
-        h('button', { type: 'submit', class: 'button primary' }, 'Set password'),
+        h(
+          'button',
+          { type: 'submit', class: 'button primary' },
+          t((m) => m.dialogs.setPassword),
+        ),
       ),
     );
     queueMicrotask(() => input.focus());

@@ -1,9 +1,11 @@
 /**
- * Builds DOM nodes. Strings always become text nodes: nothing here (or anywhere in the app)
- * parses markup, and the page's Trusted Types policy makes `innerHTML` throw anyway.
+ * Builds DOM nodes. Strings always become text nodes: nothing here parses markup (only the
+ * Markdown renderer does, through the page's one Trusted Types policy). Translated texts
+ * (`t(…)`) become nodes and attributes that follow the language.
  */
+import { isLocalized, localizeAttribute, localizedText, type Localized } from './i18n/bind';
 
-export type Child = Node | string | number | false | null | undefined | Child[];
+export type Child = Node | string | number | Localized | false | null | undefined | Child[];
 
 type Listener<E extends Event = Event> = (event: E) => void;
 
@@ -31,6 +33,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(
         }
       } else if (name === 'props') {
         Object.assign(element, value);
+      } else if (isLocalized(value)) {
+        localizeAttribute(element, name, value);
       } else if (value === true) {
         element.setAttribute(name, '');
       } else if (value !== false && value !== null && value !== undefined) {
@@ -46,6 +50,7 @@ export function append(parent: Node, ...children: Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
     if (Array.isArray(child)) append(parent, ...child);
+    else if (isLocalized(child)) parent.appendChild(localizedText(child));
     else parent.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
   }
 }

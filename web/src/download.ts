@@ -1,5 +1,5 @@
 import type { AppContext } from './context';
-import { h } from './dom';
+import { h, type Child, type Props } from './dom';
 
 /**
  * A link to a stored file. Its address carries no token, so hovering, history and proxy logs
@@ -9,8 +9,8 @@ import { h } from './dom';
 export function downloadLink(
   ctx: AppContext,
   file: { id: string; name: string },
-  attributes: Record<string, string>,
-  label: string,
+  attributes: Props,
+  label: Child,
 ): HTMLAnchorElement {
   const link = h(
     'a',

@@ -1,12 +1,15 @@
 import { failureOf, type Api, type User } from './api/services';
-import { h, uid } from './dom';
+import { h, replace, uid } from './dom';
+import { localizeTitle, t, type Localized } from './i18n/bind';
+import { failureMessage } from './i18n/failure';
+import { createLanguageSwitch } from './language-switch';
 import { session } from './session';
 
 export type Tone = 'info' | 'warning' | 'error';
 
 export interface LoginView {
   element: HTMLElement;
-  show(message?: string, tone?: Tone): void;
+  show(message?: Localized, tone?: Tone): void;
   hide(): void;
 }
 
@@ -33,7 +36,11 @@ export function createLoginView(api: Api, onLoggedIn: (me: User) => void): Login
     required: true,
     maxlength: 128,
   });
-  const submit = h('button', { type: 'submit', class: 'button primary wide' }, 'Log in');
+  const submit = h(
+    'button',
+    { type: 'submit', class: 'button primary wide' },
+    t((m) => m.login.logIn),
+  );
   const form = h(
     'form',
     {
@@ -46,28 +53,55 @@ export function createLoginView(api: Api, onLoggedIn: (me: User) => void): Login
         },
       },
     },
-    h('div', { class: 'field' }, h('label', { for: userId }, 'Username'), username),
-    h('div', { class: 'field' }, h('label', { for: passId }, 'Password'), password),
+    h(
+      'div',
+      { class: 'field' },
+      h(
+        'label',
+        { for: userId },
+        t((m) => m.login.username),
+      ),
+      username,
+    ),
+    h(
+      'div',
+      { class: 'field' },
+      h(
+        'label',
+        { for: passId },
+        t((m) => m.login.password),
+      ),
+      password,
+    ),
     submit,
   );
   const element = h(
     'main',
     { class: 'login', hidden: true },
+    h('div', { class: 'login-tools' }, createLanguageSwitch()),
     h(
       'div',
       { class: 'login-card' },
       h('p', { class: 'brand-mark', 'aria-hidden': 'true' }, 'KB'),
-      h('h1', { id: titleId }, 'Knowledge-base chat'),
-      h('p', { class: 'lead' }, 'Log in to ask questions about your documents.'),
+      h(
+        'h1',
+        { id: titleId },
+        t((m) => m.login.title),
+      ),
+      h(
+        'p',
+        { class: 'lead' },
+        t((m) => m.login.lead),
+      ),
       notice,
       form,
     ),
   );
 
-  function say(message: string | undefined, tone: Tone = 'error'): void {
+  function say(message: Localized | undefined, tone: Tone = 'error'): void {
     notice.hidden = !message;
     notice.className = `notice ${tone}`;
-    notice.textContent = message ?? '';
+    replace(notice, message);
   }
 
   async function logIn(): Promise<void> {
@@ -84,10 +118,9 @@ export function createLoginView(api: Api, onLoggedIn: (me: User) => void): Login
       onLoggedIn(me);
     } catch (err) {
       const failure = failureOf(err);
-      if (!failure) say('The service could not be reached. Check your connection and try again.');
-      else if (failure.status === 401)
-        say('Wrong username or password, or the account is disabled.');
-      else say(failure.detail);
+      if (!failure) say(t((m) => m.errors.network));
+      else if (failure.status === 401) say(t((m) => m.login.wrongCredentials));
+      else say(failureMessage(failure));
       password.select();
     } finally {
       submit.disabled = false;
@@ -100,7 +133,7 @@ export function createLoginView(api: Api, onLoggedIn: (me: User) => void): Login
       say(message, tone);
       if (!username.value) username.value = session.lastUsername();
       element.hidden = false;
-      document.title = 'Log in · Knowledge-base chat';
+      localizeTitle(t((m) => m.app.title(m.login.pageTitle)));
       (username.value ? password : username).focus();
     },
     hide() {

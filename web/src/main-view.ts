@@ -3,7 +3,10 @@ import { createChatPanel } from './chat-panel';
 import type { AppContext } from './context';
 import { h, replace } from './dom';
 import { createFilesPanel } from './files-panel';
+import { localizeTitle, t } from './i18n/bind';
+import { formatInteger } from './i18n/format';
 import { createKnowledgeStore } from './knowledge-store';
+import { createLanguageSwitch } from './language-switch';
 import { createUsersPage } from './users-page';
 
 export interface MainView {
@@ -28,32 +31,55 @@ export function createMainView(
   const ctx: AppContext = { api, me, signal: teardown.signal, fail: hooks.fail };
   const admin = me.role === 'SUPER_ADMIN';
 
-  const chatLink = h('a', { href: '#/' }, 'Chat');
-  const usersLink = admin && h('a', { href: '#/users' }, 'Users');
+  const chatLink = h(
+    'a',
+    { href: '#/' },
+    t((m) => m.app.chat),
+  );
+  const usersLink =
+    admin &&
+    h(
+      'a',
+      { href: '#/users' },
+      t((m) => m.app.users),
+    );
   const header = h(
     'header',
     { class: 'topbar' },
     h(
       'a',
-      { class: 'brand', href: '#/', 'aria-label': 'Knowledge chat' },
+      { class: 'brand', href: '#/' },
       h('span', { class: 'brand-mark', 'aria-hidden': 'true' }, 'KB'),
-      h('span', { class: 'brand-text' }, 'Knowledge chat'),
+      h(
+        'span',
+        { class: 'brand-text' },
+        t((m) => m.app.brand),
+      ),
     ),
-    h('nav', { class: 'nav', 'aria-label': 'Main' }, chatLink, usersLink),
+    h('nav', { class: 'nav', 'aria-label': t((m) => m.app.mainNavigation) }, chatLink, usersLink),
     h(
       'div',
       { class: 'who' },
+      createLanguageSwitch(teardown.signal),
       h(
         'span',
-        { class: 'who-name', title: `Logged in as ${me.username}` },
-        h('span', { class: 'visually-hidden' }, 'Logged in as '),
+        { class: 'who-name', title: t((m) => m.app.loggedInAsTitle(me.username)) },
+        h(
+          'span',
+          { class: 'visually-hidden' },
+          t((m) => m.app.loggedInAs),
+        ),
         me.username,
       ),
-      h('span', { class: admin ? 'badge admin' : 'badge' }, admin ? 'Super admin' : 'User'),
+      h(
+        'span',
+        { class: admin ? 'badge admin' : 'badge' },
+        t((m) => (admin ? m.app.superAdmin : m.app.user)),
+      ),
       h(
         'button',
         { type: 'button', class: 'button small', on: { click: () => hooks.logout() } },
-        'Log out',
+        t((m) => m.app.logOut),
       ),
     ),
   );
@@ -63,11 +89,20 @@ export function createMainView(
   const filesPanel = createFilesPanel(ctx, store);
   const chatPanel = createChatPanel(ctx, store);
   // On a narrow screen one pane shows at a time: a pair of toggle buttons switches them.
-  const chatTab = h('button', { type: 'button' }, 'Chat');
-  const filesTab = h('button', { type: 'button' }, 'Files');
+  const chatTab = h(
+    'button',
+    { type: 'button' },
+    t((m) => m.app.chat),
+  );
+  const filesTabLabel = h(
+    'span',
+    null,
+    t((m) => m.app.files),
+  );
+  const filesTab = h('button', { type: 'button' }, filesTabLabel);
   const tabs = h(
     'div',
-    { class: 'pane-tabs', role: 'group', 'aria-label': 'Show' },
+    { class: 'pane-tabs', role: 'group', 'aria-label': t((m) => m.app.panes) },
     chatTab,
     filesTab,
   );
@@ -87,14 +122,22 @@ export function createMainView(
   filesTab.addEventListener('click', () => showPane('files'));
   showPane('chat');
   store.subscribe(() => {
-    filesTab.textContent = store.files ? `Files (${store.files.length})` : 'Files';
+    const count = store.files?.length;
+    replace(
+      filesTabLabel,
+      t((m) => (count === undefined ? m.app.files : m.app.filesCount(formatInteger(count)))),
+    );
   });
 
   const outlet = h('main', { class: 'outlet', id: 'main' });
   const element = h(
     'div',
     { class: 'app' },
-    h('a', { class: 'skip-link', href: '#main', on: { click: skipToMain } }, 'Skip to content'),
+    h(
+      'a',
+      { class: 'skip-link', href: '#main', on: { click: skipToMain } },
+      t((m) => m.app.skipToContent),
+    ),
     header,
     outlet,
   );
@@ -119,11 +162,11 @@ export function createMainView(
     if (next === 'users') {
       const page = createUsersPage(ctx);
       replace(outlet, page);
-      document.title = 'Users · Knowledge-base chat';
+      localizeTitle(t((m) => m.app.title(m.users.title)));
       page.querySelector<HTMLElement>('h1')?.focus();
     } else {
       if (workspace.parentElement !== outlet) replace(outlet, workspace);
-      document.title = 'Chat · Knowledge-base chat';
+      localizeTitle(t((m) => m.app.title(m.app.chat)));
       // Straight into the question box, except on touch screens (it would open the keyboard).
       if (changed && matchMedia('(pointer: fine)').matches) {
         workspace.querySelector<HTMLElement>('textarea')?.focus();

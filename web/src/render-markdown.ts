@@ -1,63 +1,81 @@
-import { h, type Child } from './dom';
-import { parseMarkdown, type Block, type Inline } from './markdown';
+/**
+ * Answers on the page: Markdown through marked and DOMPurify (./markdown/), block by block.
+ *
+ * An answer streams in a few characters at a time and is shown again once per animation
+ * frame. Appending text can only change the last blocks of a document, so each top-level
+ * block keeps its DOM while its source is unchanged: a frame lexes the answer (cheap) and
+ * renders and sanitises only the blocks that changed (the costly part), usually the last one.
+ */
+import type { Token } from 'marked';
+import { h } from './dom';
+import { t } from './i18n/bind';
+import { messages } from './i18n/messages';
+import { blockHtml, createMarkdown, lexBlocks } from './markdown/markdown-html';
+import { sanitizedFragment } from './markdown/trusted-html';
 
-/** Markdown → DOM nodes. Every string goes in as a text node: nothing is parsed as HTML. */
-export function renderMarkdown(source: string): DocumentFragment {
-  const fragment = document.createDocumentFragment();
-  for (const block of parseMarkdown(source)) fragment.append(renderBlock(block));
-  return fragment;
+const markdown = createMarkdown(() => ({
+  done: messages().chat.taskDone,
+  open: messages().chat.taskOpen,
+}));
+
+interface Shown {
+  raw: string;
+  nodes: ChildNode[];
 }
 
-function renderBlock(block: Block): Node {
-  switch (block.type) {
-    case 'paragraph':
-      return h('p', null, renderInline(block.content));
-    case 'heading': {
-      // Answers sit under the page's own headings: their headings start at h3.
-      const level = Math.min(6, block.level + 2) as 3 | 4 | 5 | 6;
-      return h(`h${level}`, null, renderInline(block.content));
-    }
-    case 'list': {
-      const items = block.items.map((item) => h('li', null, renderItem(item)));
-      return block.ordered
-        ? h('ol', { start: block.start === 1 ? undefined : block.start }, items)
-        : h('ul', null, items);
-    }
-    case 'code':
-      return h('pre', null, h('code', null, block.text));
-    case 'quote':
-      return h('blockquote', null, block.children.map(renderBlock));
-    case 'rule':
-      return h('hr');
-  }
+export interface MarkdownView {
+  /** Shows `source`, re-rendering only the blocks that differ from what is shown. */
+  update(source: string): void;
 }
 
-/** A list item's first paragraph is its text (no <p>), as in a tight list. */
-function renderItem(blocks: Block[]): Child[] {
-  return blocks.map((block, index) =>
-    index === 0 && block.type === 'paragraph' ? renderInline(block.content) : renderBlock(block),
-  );
+export function createMarkdownView(container: ParentNode): MarkdownView {
+  let shown: Shown[] = [];
+  let linksKey = '';
+
+  return {
+    update(source) {
+      const started = performance.now();
+      const { tokens, links } = lexBlocks(markdown, source);
+      // A reference definition anywhere can change links in any block: start afresh then.
+      const key = JSON.stringify(links);
+      let kept = 0;
+      if (key === linksKey) {
+        while (
+          kept < shown.length &&
+          kept < tokens.length &&
+          shown[kept]!.raw === tokens[kept]!.raw
+        )
+          kept += 1;
+      }
+      linksKey = key;
+      for (const stale of shown.slice(kept)) for (const node of stale.nodes) node.remove();
+      const fresh = tokens.slice(kept).map((token: Token): Shown => {
+        const fragment = sanitizedFragment(blockHtml(markdown, token, links));
+        fragment.querySelectorAll('table').forEach(scrollable);
+        return { raw: token.raw, nodes: [...fragment.childNodes] };
+      });
+      container.append(...fresh.flatMap((block) => block.nodes));
+      shown = [...shown.slice(0, kept), ...fresh];
+      // Visible in the browser's performance tools, and read by the streaming benchmark.
+      performance.measure('kbchat:markdown', {
+        start: started,
+        detail: { chars: source.length, blocks: tokens.length, rendered: fresh.length },
+      });
+    },
+  };
 }
 
-function renderInline(content: Inline[]): Child[] {
-  return content.map((node): Child => {
-    switch (node.type) {
-      case 'text':
-        return node.text;
-      case 'strong':
-        return h('strong', null, renderInline(node.children));
-      case 'em':
-        return h('em', null, renderInline(node.children));
-      case 'code':
-        return h('code', null, node.text);
-      case 'break':
-        return h('br');
-      case 'link':
-        return h(
-          'a',
-          { href: node.href, rel: 'noopener noreferrer nofollow', target: '_blank' },
-          renderInline(node.children),
-        );
-    }
+/**
+ * A wide table scrolls inside the answer instead of widening the page; the scrolling box can
+ * take the focus, so the keyboard can scroll it too.
+ */
+function scrollable(table: HTMLTableElement): void {
+  const box = h('div', {
+    class: 'table-scroll',
+    role: 'region',
+    tabindex: 0,
+    'aria-label': t((m) => m.chat.table),
   });
+  table.replaceWith(box);
+  box.append(table);
 }

@@ -2,7 +2,10 @@ import type { ManagedUser } from './api/services';
 import type { AppContext } from './context';
 import { confirmDialog, passwordDialog } from './dialog';
 import { h, replace, uid } from './dom';
-import { formatDate, plural } from './format';
+import { t, type Localized } from './i18n/bind';
+import { failureText } from './i18n/failure';
+import { formatDate } from './i18n/format';
+import type { Messages } from './i18n/messages';
 
 const PAGE_SIZE = 20;
 
@@ -15,10 +18,22 @@ export function createUsersPage(ctx: AppContext): HTMLElement {
   let page = 1;
   let total = 0;
 
-  const heading = h('h1', { id: titleId, tabindex: -1 }, 'Users');
+  const heading = h(
+    'h1',
+    { id: titleId, tabindex: -1 },
+    t((m) => m.users.title),
+  );
   const flash = h('p', { class: 'flash', role: 'status' });
   const problem = h('p', { class: 'notice error', role: 'alert', hidden: true });
-  const body = h('div', { class: 'users-body' }, h('p', { class: 'loading' }, 'Loading users…'));
+  const body = h(
+    'div',
+    { class: 'users-body' },
+    h(
+      'p',
+      { class: 'loading' },
+      t((m) => m.users.loading),
+    ),
+  );
   const root = h(
     'section',
     { class: 'page users-page', 'aria-labelledby': titleId },
@@ -28,36 +43,54 @@ export function createUsersPage(ctx: AppContext): HTMLElement {
     body,
   );
 
-  function say(text: string): void {
+  function say(text: Localized): void {
     problem.hidden = true;
-    flash.textContent = text;
+    replace(flash, text);
   }
 
-  function complain(err: unknown, what: string): boolean {
+  /** Shows why a call failed; `what` words it for the screen ("… could not be added: …"). */
+  function complain(err: unknown, what: (reason: string, m: Messages) => string): boolean {
     const failure = ctx.fail(err);
     if (failure.status === 401) return true;
     if (failure.status === 403) {
       denied();
       return true;
     }
-    flash.textContent = '';
+    replace(flash);
     problem.hidden = false;
-    const fields = failure.fields.map((f) => `${f.field}: ${f.message}`).join('; ');
-    problem.textContent = `${what}: ${failure.detail}${fields ? ` (${fields})` : ''}`;
+    replace(
+      problem,
+      t((m) => what(failureText(failure, m), m)),
+    );
     return false;
   }
 
   function denied(): void {
-    flash.textContent = '';
+    replace(flash);
     problem.hidden = true;
-    heading.textContent = 'Access denied';
+    replace(
+      heading,
+      t((m) => m.users.accessDenied),
+    );
     replace(
       body,
       h(
         'div',
         { class: 'denied' },
-        h('p', null, 'Only super admins can see and manage users.'),
-        h('p', null, h('a', { href: '#/' }, 'Back to the chat')),
+        h(
+          'p',
+          null,
+          t((m) => m.users.onlySuperAdmins),
+        ),
+        h(
+          'p',
+          null,
+          h(
+            'a',
+            { href: '#/' },
+            t((m) => m.users.backToChat),
+          ),
+        ),
       ),
     );
   }
@@ -75,7 +108,7 @@ export function createUsersPage(ctx: AppContext): HTMLElement {
       }
       render(answer.items);
     } catch (err) {
-      if (!ctx.signal.aborted) complain(err, 'The users could not be loaded');
+      if (!ctx.signal.aborted) complain(err, (reason, m) => m.users.loadFailed(reason));
     }
   }
 
@@ -94,14 +127,22 @@ export function createUsersPage(ctx: AppContext): HTMLElement {
         },
       },
     },
-    h('h2', null, 'Add a user'),
+    h(
+      'h2',
+      null,
+      t((m) => m.users.addUser),
+    ),
     h(
       'div',
       { class: 'form-row' },
       h(
         'div',
         { class: 'field' },
-        h('label', { for: nameId }, 'Username'),
+        h(
+          'label',
+          { for: nameId },
+          t((m) => m.users.username),
+        ),
         h('input', {
           id: nameId,
           name: 'username',
@@ -114,7 +155,11 @@ export function createUsersPage(ctx: AppContext): HTMLElement {
       h(
         'div',
         { class: 'field' },
-        h('label', { for: passwordId }, 'Password'),
+        h(
+          'label',
+          { for: passwordId },
+          t((m) => m.users.password),
+        ),
         h('input', {
           id: passwordId,
           name: 'password',
@@ -129,9 +174,17 @@ export function createUsersPage(ctx: AppContext): HTMLElement {
         'div',
         { class: 'field checkbox' },
         h('input', { id: adminId, name: 'super_admin', type: 'checkbox' }),
-        h('label', { for: adminId }, 'Super admin'),
+        h(
+          'label',
+          { for: adminId },
+          t((m) => m.users.superAdmin),
+        ),
       ),
-      h('button', { type: 'submit', class: 'button primary' }, 'Add user'),
+      h(
+        'button',
+        { type: 'submit', class: 'button primary' },
+        t((m) => m.users.add),
+      ),
     ),
   );
 
@@ -150,16 +203,19 @@ export function createUsersPage(ctx: AppContext): HTMLElement {
         { signal: ctx.signal },
       );
       createForm.reset();
-      say(`${user.username} was added as ${roleName(user.role)}.`);
+      const admin = user.role === 'SUPER_ADMIN';
+      say(t((m) => m.users.added(user.username, admin)));
       await load();
     } catch (err) {
-      complain(err, `${username || 'The user'} could not be added`);
+      complain(err, (reason, m) => m.users.notAdded(username, reason));
     }
   }
 
   // ---- list --------------------------------------------------------------------------------
   function render(users: ManagedUser[]): void {
     const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+    const shownTotal = total;
+    const shownPage = page;
     replace(
       body,
       createForm,
@@ -169,18 +225,46 @@ export function createUsersPage(ctx: AppContext): HTMLElement {
         h(
           'table',
           { class: 'users' },
-          h('caption', null, plural(total, 'user')),
+          h(
+            'caption',
+            null,
+            t((m) => m.users.count(shownTotal)),
+          ),
           h(
             'thead',
             null,
             h(
               'tr',
               null,
-              h('th', { scope: 'col' }, 'User'),
-              h('th', { scope: 'col' }, 'Role'),
-              h('th', { scope: 'col' }, 'Status'),
-              h('th', { scope: 'col' }, 'Created'),
-              h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
+              h(
+                'th',
+                { scope: 'col' },
+                t((m) => m.users.user),
+              ),
+              h(
+                'th',
+                { scope: 'col' },
+                t((m) => m.users.role),
+              ),
+              h(
+                'th',
+                { scope: 'col' },
+                t((m) => m.users.status),
+              ),
+              h(
+                'th',
+                { scope: 'col' },
+                t((m) => m.users.created),
+              ),
+              h(
+                'th',
+                { scope: 'col' },
+                h(
+                  'span',
+                  { class: 'visually-hidden' },
+                  t((m) => m.users.actions),
+                ),
+              ),
             ),
           ),
           h('tbody', null, users.map(userRow)),
@@ -189,7 +273,7 @@ export function createUsersPage(ctx: AppContext): HTMLElement {
       pages > 1 &&
         h(
           'nav',
-          { class: 'pager', 'aria-label': 'Pages of users' },
+          { class: 'pager', 'aria-label': t((m) => m.users.pages) },
           h(
             'button',
             {
@@ -198,9 +282,13 @@ export function createUsersPage(ctx: AppContext): HTMLElement {
               disabled: page <= 1,
               on: { click: () => go(page - 1) },
             },
-            'Previous',
+            t((m) => m.users.previous),
           ),
-          h('span', null, `Page ${page} of ${pages}`),
+          h(
+            'span',
+            null,
+            t((m) => m.users.pageOf(shownPage, pages)),
+          ),
           h(
             'button',
             {
@@ -209,7 +297,7 @@ export function createUsersPage(ctx: AppContext): HTMLElement {
               disabled: page >= pages,
               on: { click: () => go(page + 1) },
             },
-            'Next',
+            t((m) => m.users.next),
           ),
         ),
     );
@@ -223,7 +311,8 @@ export function createUsersPage(ctx: AppContext): HTMLElement {
   function userRow(user: ManagedUser): HTMLTableRowElement {
     const self = user.id === ctx.me.id;
     const admin = user.role === 'SUPER_ADMIN';
-    const action = (label: string, aria: string, run: () => Promise<void>, danger = false) =>
+    const name = user.username;
+    const action = (label: Localized, aria: Localized, run: () => Promise<void>, danger = false) =>
       h(
         'button',
         {
@@ -246,28 +335,41 @@ export function createUsersPage(ctx: AppContext): HTMLElement {
       { 'data-username': user.username, class: user.disabled ? 'disabled' : undefined },
       h(
         'th',
-        { scope: 'row', 'data-label': 'User' },
+        { scope: 'row', 'data-label': t((m) => m.users.user) },
         user.username,
-        self && h('span', { class: 'you' }, ' (you)'),
+        self &&
+          h(
+            'span',
+            { class: 'you' },
+            t((m) => m.users.you),
+          ),
       ),
       h(
         'td',
-        { 'data-label': 'Role' },
-        h('span', { class: admin ? 'badge admin' : 'badge' }, admin ? 'Super admin' : 'User'),
-      ),
-      h(
-        'td',
-        { 'data-label': 'Status' },
+        { 'data-label': t((m) => m.users.role) },
         h(
           'span',
-          { class: user.disabled ? 'badge off' : 'badge on' },
-          user.disabled ? 'Disabled' : 'Active',
+          { class: admin ? 'badge admin' : 'badge' },
+          t((m) => (admin ? m.users.roleSuperAdmin : m.users.roleUser)),
         ),
       ),
       h(
         'td',
-        { 'data-label': 'Created' },
-        h('time', { datetime: user.created_at }, formatDate(user.created_at)),
+        { 'data-label': t((m) => m.users.status) },
+        h(
+          'span',
+          { class: user.disabled ? 'badge off' : 'badge on' },
+          t((m) => (user.disabled ? m.users.disabled : m.users.active)),
+        ),
+      ),
+      h(
+        'td',
+        { 'data-label': t((m) => m.users.created) },
+        h(
+          'time',
+          { datetime: user.created_at },
+          t(() => formatDate(user.created_at)),
+        ),
       ),
       h(
         'td',
@@ -276,53 +378,64 @@ export function createUsersPage(ctx: AppContext): HTMLElement {
           'div',
           { class: 'row-actions' },
           action(
-            admin ? 'Make user' : 'Make super admin',
-            admin ? `Make ${user.username} a user` : `Make ${user.username} a super admin`,
+            t((m) => (admin ? m.users.makeUser : m.users.makeSuperAdmin)),
+            t((m) => (admin ? m.users.makeUserNamed(name) : m.users.makeSuperAdminNamed(name))),
             () =>
-              change(`${user.username} is now ${admin ? 'a user' : 'a super admin'}.`, () =>
-                ctx.api.auth.PutUserRole(
-                  { body: { user_id: user.id, super_admin: !admin } },
-                  { signal: ctx.signal },
-                ),
+              change(
+                t((m) => m.users.nowRole(name, !admin)),
+                () =>
+                  ctx.api.auth.PutUserRole(
+                    { body: { user_id: user.id, super_admin: !admin } },
+                    { signal: ctx.signal },
+                  ),
               ),
           ),
           action(
-            user.disabled ? 'Enable' : 'Disable',
-            `${user.disabled ? 'Enable' : 'Disable'} ${user.username}`,
+            t((m) => (user.disabled ? m.users.enable : m.users.disable)),
+            t((m) => (user.disabled ? m.users.enableNamed(name) : m.users.disableNamed(name))),
             () =>
-              change(`${user.username} is now ${user.disabled ? 'enabled' : 'disabled'}.`, () =>
-                ctx.api.auth.PutUserStatus(
-                  { body: { user_id: user.id, disabled: !user.disabled } },
-                  { signal: ctx.signal },
-                ),
+              change(
+                t((m) => m.users.nowStatus(name, !user.disabled)),
+                () =>
+                  ctx.api.auth.PutUserStatus(
+                    { body: { user_id: user.id, disabled: !user.disabled } },
+                    { signal: ctx.signal },
+                  ),
               ),
           ),
-          action('Reset password', `Reset the password of ${user.username}`, async () => {
-            const password = await passwordDialog({
-              title: `New password for ${user.username}`,
-              message: 'They will log in with it from now on.',
-            });
-            if (password === undefined) return;
-            await change(`The password of ${user.username} was reset.`, () =>
-              ctx.api.auth.PutUserPassword(
-                { body: { user_id: user.id, password } },
-                { signal: ctx.signal },
-              ),
-            );
-          }),
           action(
-            'Delete',
-            `Delete ${user.username}`,
+            t((m) => m.users.resetPassword),
+            t((m) => m.users.resetPasswordNamed(name)),
+            async () => {
+              const password = await passwordDialog({
+                title: t((m) => m.users.newPasswordFor(name)),
+                message: t((m) => m.users.newPasswordMessage),
+              });
+              if (password === undefined) return;
+              await change(
+                t((m) => m.users.passwordReset(name)),
+                () =>
+                  ctx.api.auth.PutUserPassword(
+                    { body: { user_id: user.id, password } },
+                    { signal: ctx.signal },
+                  ),
+              );
+            },
+          ),
+          action(
+            t((m) => m.users.delete),
+            t((m) => m.users.deleteNamed(name)),
             async () => {
               const sure = await confirmDialog({
-                title: `Delete ${user.username}?`,
-                message: 'The account is removed and can no longer log in. Their files stay.',
-                confirm: 'Delete user',
+                title: t((m) => m.users.deleteTitle(name)),
+                message: t((m) => m.users.deleteMessage),
+                confirm: t((m) => m.users.deleteConfirm),
                 danger: true,
               });
               if (!sure) return;
-              await change(`${user.username} was deleted.`, () =>
-                ctx.api.auth.DeleteUser({ user_id: user.id }, { signal: ctx.signal }),
+              await change(
+                t((m) => m.users.deleted(name)),
+                () => ctx.api.auth.DeleteUser({ user_id: user.id }, { signal: ctx.signal }),
               );
             },
             true,
@@ -332,18 +445,16 @@ export function createUsersPage(ctx: AppContext): HTMLElement {
     );
   }
 
-  async function change(done: string, call: () => Promise<unknown>): Promise<void> {
+  async function change(done: Localized, call: () => Promise<unknown>): Promise<void> {
     try {
       await call();
       say(done);
       await load();
     } catch (err) {
-      complain(err, 'The change was not made');
+      complain(err, (reason, m) => m.users.notChanged(reason));
     }
   }
 
   void load();
   return root;
 }
-
-const roleName = (role: string) => (role === 'SUPER_ADMIN' ? 'super admin' : 'user');

@@ -14,6 +14,11 @@ interface __BaseEnv_KnowledgeEnv {
 	CHUNK_OVERLAP: string;
 	EMBEDDING_BATCH_TOKENS: string;
 	EMBEDDING_BATCH_INPUTS: string;
+	INGEST_PAGES_PER_STEP: string;
+	INGEST_CHUNKS_PER_STEP: string;
+	INGEST_RETRY_LIMIT: string;
+	INGEST_RETRY_DELAY_MS: string;
+	INGEST_STALE_SECONDS: string;
 	AUTH_ISSUER: string;
 	AUTH_AUDIENCE: string;
 	TOKEN_TTL_SECONDS: string;
@@ -23,5 +28,6 @@ interface __BaseEnv_KnowledgeEnv {
 	MODEL_API_KEY: string;
 	OPENAI_API_KEY: string;
 	AUTH: Service<typeof import("../auth/src/index").AuthRpc>;
+	INGEST: Workflow<Parameters<import("./src/index").IngestFile['run']>[0]['payload']>;
 }
 interface KnowledgeEnv extends __BaseEnv_KnowledgeEnv {}

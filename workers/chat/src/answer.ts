@@ -125,10 +125,11 @@ export async function* answer(request: AnswerRequest, deps: AnswerDeps) {
 
   yield sseEvent(
     'sources',
-    kept.map(({ file_id, file_name, page, similarity }) => ({
+    kept.map(({ file_id, file_name, page, section, similarity }) => ({
       file_id,
       file_name,
       page,
+      section,
       similarity,
     })),
   );

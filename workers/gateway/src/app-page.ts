@@ -5,10 +5,16 @@
  */
 
 /**
+ * The one Trusted Types policy the page may create: the web app's Markdown renderer
+ * (web/src/markdown/trusted-html.ts), which hands markup to the DOM only after DOMPurify.
+ */
+export const APP_TRUSTED_TYPES_POLICY = 'kbchat-markdown';
+
+/**
  * Everything comes from this origin; no inline script or style, no eval, no plugins, no
- * framing. Trusted Types are required with no policy allowed, so the page cannot turn a string
- * into markup at all (`innerHTML` and friends throw): text from the model or from documents
- * only ever becomes text nodes.
+ * framing. Trusted Types are required and only the Markdown renderer's policy exists, so no
+ * other code can turn a string into markup (`innerHTML` and friends throw); everything else
+ * the app shows is text nodes.
  */
 export const APP_CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -21,7 +27,7 @@ export const APP_CONTENT_SECURITY_POLICY = [
   "form-action 'self'",
   "frame-ancestors 'none'",
   "require-trusted-types-for 'script'",
-  "trusted-types 'none'",
+  `trusted-types ${APP_TRUSTED_TYPES_POLICY}`,
 ].join('; ');
 
 /** Headers every response the gateway serves itself carries (not the modules' responses). */

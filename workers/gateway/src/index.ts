@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { onError, onNotFound } from '../../../shared/errors/on-error';
 import { requestContext } from '../../../shared/log/request-context';
-import { renderDocsPage } from '../../../shared/service';
+import { API_REFERENCE_CSP, renderApiReferencePage } from '../../../shared/service';
 import { rootOpenApi } from './api-docs';
 import { APP_PAGE_HEADERS, BASE_SECURITY_HEADERS, renderAppPage } from './app-page';
 import { moduleFor } from './routes';
@@ -27,11 +27,13 @@ app.notFound(onNotFound);
 
 app.get('/health', (c) => c.json({ ok: true }));
 app.get('/openapi.json', (c) => c.json(rootOpenApi()));
-// The same policy the modules' docs pages have: no scripts, inline styles only.
+// The API reference of all three modules, as each module serves its own at /<prefix>/docs.
 app.get('/docs', (c) =>
-  c.html(renderDocsPage(rootOpenApi()), 200, {
-    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
-  }),
+  c.html(
+    renderApiReferencePage({ title: rootOpenApi().info.title, openApiUrl: '/openapi.json' }),
+    200,
+    { 'Content-Security-Policy': API_REFERENCE_CSP },
+  ),
 );
 
 // The web app (workers/gateway/public/assets/, built from web/): the shell here, the bundle

@@ -19,6 +19,11 @@ const ingestConfig = z
       (v) => (v === '' ? undefined : v),
       z.coerce.number().int().min(1).max(2048).default(2048),
     ),
+    INGEST_PAGES_PER_STEP: positiveInt(25),
+    INGEST_CHUNKS_PER_STEP: positiveInt(200),
+    INGEST_RETRY_LIMIT: positiveInt(5),
+    INGEST_RETRY_DELAY_MS: positiveInt(2_000),
+    INGEST_STALE_SECONDS: positiveInt(60),
   })
   .refine((env) => env.CHUNK_OVERLAP < env.CHUNK_SIZE, {
     path: ['CHUNK_OVERLAP'],
@@ -31,6 +36,11 @@ const ingestConfig = z
     chunkOverlap: env.CHUNK_OVERLAP,
     batchTokens: env.EMBEDDING_BATCH_TOKENS,
     batchInputs: env.EMBEDDING_BATCH_INPUTS,
+    pagesPerStep: env.INGEST_PAGES_PER_STEP,
+    chunksPerStep: env.INGEST_CHUNKS_PER_STEP,
+    retryLimit: env.INGEST_RETRY_LIMIT,
+    retryDelayMs: env.INGEST_RETRY_DELAY_MS,
+    staleSeconds: env.INGEST_STALE_SECONDS,
   }));
 
 /** The model settings, refused when the embeddings would not fit the vector column. */

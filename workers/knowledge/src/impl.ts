@@ -4,18 +4,27 @@ import { checkDatabase } from '../../../shared/db/health';
 import { moduleName } from '../../../shared/module/module-app';
 import type { ServiceImpl } from '../../../shared/service';
 import { knowledgeConfig } from './config';
-import { download, list, remove } from './handlers/files';
+import { download, list, progress, remove, retry, status } from './handlers/files';
 import { query } from './handlers/query';
 import { upload } from './handlers/upload';
 import { KNOWLEDGE_MODULE } from './module';
+import { reviveSoon } from './pipeline/watchdog';
 
 /** The knowledge service, the same over HTTP and RPC. */
 export const knowledgeImpl: ServiceImpl<typeof knowledgeService, KnowledgeEnv, Principal> = {
-  GetHealth: async (_, ctx) => ({
-    module: moduleName(ctx.env, KNOWLEDGE_MODULE),
-    database: await checkDatabase(knowledgeConfig(ctx.env).database),
-  }),
+  GetHealth: async (_, ctx) => {
+    // After a local restart the first health check (npm run dev waits on it) gets stalled
+    // ingests going again; on Cloudflare the cron trigger does it too.
+    reviveSoon(ctx.env, ctx.log, ctx.waitUntil);
+    return {
+      module: moduleName(ctx.env, KNOWLEDGE_MODULE),
+      database: await checkDatabase(knowledgeConfig(ctx.env).database),
+    };
+  },
   Upload: upload,
+  GetFileStatus: status,
+  GetFileProgress: progress,
+  PostFileRetry: retry,
   GetList: list,
   GetQuery: query,
   DeleteFile: remove,

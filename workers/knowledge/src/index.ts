@@ -2,7 +2,9 @@ import { createAuthorize } from '../../../shared/auth/authorize';
 import { settleSession } from '../../../shared/auth/session';
 import { checkSession } from '../../../shared/db/request-db';
 import { knowledgeService } from '../../../shared/contracts/knowledge';
-import { createModuleApp } from '../../../shared/module/module-app';
+import { createLogger } from '../../../shared/log/logger';
+import { createModuleApp, moduleName } from '../../../shared/module/module-app';
+import { reviveStalledIngests } from './pipeline/watchdog';
 import { mountService, rpcEntrypoint } from '../../../shared/service';
 import { knowledgeConfig } from './config';
 import { knowledgeImpl } from './impl';
@@ -29,4 +31,13 @@ export const KnowledgeRpc = rpcEntrypoint(knowledgeService, knowledgeImpl, {
   settle: settleSession,
 });
 
-export default app;
+/** The ingestion workflow (wrangler.toml [[workflows]]). */
+export { IngestFile } from './pipeline/ingest-workflow';
+
+export default {
+  fetch: app.fetch,
+  /** The cron trigger: ingests that stopped moving get going again. */
+  async scheduled(_controller: ScheduledController, env: KnowledgeEnv) {
+    await reviveStalledIngests(env, createLogger({ module: moduleName(env, KNOWLEDGE_MODULE) }));
+  },
+} satisfies ExportedHandler<KnowledgeEnv>;

@@ -1,110 +1,161 @@
+import { requestDb } from '../../../../shared/db/request-db';
+import { sqlStateOf } from '../../../../shared/db/sql-state';
+import { isDatabaseUnavailable } from '../../../../shared/db/unavailable';
 import { AppError } from '../../../../shared/errors/app-error';
-import { createModelClient } from '../../../../shared/model/client';
 import { knowledgeConfig } from '../config';
 import { knowledgeDb, principalOf, type KnowledgeCall } from '../context';
-import { EMBEDDING_COLUMN_DIMENSIONS, type FileRow } from '../db/schema';
-import { chunkPages } from '../ingest/chunker';
-import { embedTexts } from '../ingest/embed';
+import * as schema from '../db/schema';
+import { files, type FileRow } from '../db/schema';
+import { detectFormat } from '../ingest/detect-format';
+import { unsupportedFormat } from '../ingest/document-error';
 import { sanitiseFileName } from '../ingest/file-name';
-import { extractPdfText, PdfTextError } from '../ingest/pdf-text';
 import { sha256Hex } from '../ingest/sha256';
-import { fileBySha, insertFile } from '../store/files';
+import { reviveSoon, startIngest } from '../pipeline/watchdog';
+import { fileById, fileBySha, type KnowledgeDb } from '../store/files';
+import { setProgress } from '../store/ingest';
 import { deleteOriginal, putOriginal } from '../store/originals';
-
-const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]; // %PDF-
-
-const resultOf = (row: FileRow, duplicate: boolean) => ({
-  id: row.id,
-  name: row.name,
-  pages: row.pages,
-  chunks: row.chunks,
-  duplicate,
-});
+import { removeFile } from './remove-file';
+import { uploadView } from './views';
 
 /**
- * Validate → deduplicate → extract → chunk → embed → store. The database is opened only for
- * the short steps, never while the model works. The original goes to the bucket before the
- * transaction and is removed again if the transaction fails: nothing is left half-written.
+ * Check → deduplicate → store the original and a `queued` file row → start the ingestion
+ * workflow → answer: at once (202) when the client asked not to wait, otherwise when the file
+ * is ready, as uploads always answered. Whatever fails before the workflow is running leaves
+ * nothing behind.
  */
 export async function upload({ file }: { file: File }, ctx: KnowledgeCall) {
-  const started = Date.now();
   const config = knowledgeConfig(ctx.env);
   const user = principalOf(ctx);
   if (file.size > config.ingest.maxUploadBytes) throw tooLarge(config.ingest.maxUploadBytes);
   const bytes = new Uint8Array(await file.arrayBuffer());
-  if (!PDF_MAGIC.every((byte, i) => bytes[i] === byte))
-    throw pdfFailure(new PdfTextError('not_pdf'));
+  const detected = detectFormat(bytes);
+  if (!detected) throw unsupportedFormat().toAppError();
   const sha256 = await sha256Hex(bytes);
-
+  const wait = !wantsAsync(ctx);
   const kdb = knowledgeDb(ctx);
-  const [existing] = await kdb.run(fileBySha(kdb.db, sha256));
-  if (existing) return resultOf(existing, true);
 
-  const text = await extractPdfText(bytes, { maxPages: config.ingest.maxPages }).catch((err) => {
-    throw err instanceof PdfTextError ? pdfFailure(err) : err;
-  });
-  const pieces = chunkPages(text.pages, {
-    chunkSize: config.ingest.chunkSize,
-    overlap: config.ingest.chunkOverlap,
-  });
-  const { vectors, requests } = await embedTexts(
-    createModelClient(config.model),
-    config.model,
-    pieces.map((piece) => piece.content),
-    {
-      limits: { inputs: config.ingest.batchInputs, tokens: config.ingest.batchTokens },
-      columnDimensions: EMBEDDING_COLUMN_DIMENSIONS,
-      signal: ctx.signal,
-    },
-  );
+  const [existing] = await kdb.run(fileBySha(kdb.db, sha256));
+  if (existing?.status === 'failed') await removeFile(ctx, kdb, existing);
+  else if (existing) return answer(ctx, existing, true, wait);
 
   const id = crypto.randomUUID();
-  await putOriginal(ctx.env.FILES, id, bytes, sha256);
+  await putOriginal(ctx.env.FILES, id, bytes, sha256, detected.contentType);
+  let row: FileRow;
   try {
-    const row = await kdb.transaction((tx) =>
-      insertFile(tx, {
-        id,
-        name: sanitiseFileName(file.name),
-        size: bytes.length,
-        sha256,
-        uploaderId: user.id,
-        uploaderName: user.username,
-        pages: text.pages,
-        chunks: pieces.map((piece, i) => ({ ...piece, embedding: vectors[i]! })),
-      }),
-    );
-    ctx.log.info('file ingested', {
-      file_id: id,
-      pages: row.pages,
-      chunks: row.chunks,
-      model_requests: requests,
-      ms: Date.now() - started,
-    });
-    return resultOf(row, false);
+    [row] = (await kdb.run(
+      kdb.db
+        .insert(files)
+        .values({
+          id,
+          name: sanitiseFileName(file.name, detected.format),
+          size: bytes.length,
+          sha256,
+          format: detected.format,
+          contentType: detected.contentType,
+          status: 'queued',
+          pages: 0,
+          chunks: 0,
+          uploaderId: user.id,
+          uploaderName: user.username,
+        })
+        .returning(),
+    )) as [FileRow];
   } catch (err) {
     await deleteOriginal(ctx.env.FILES, id);
     // Two uploads of the same bytes at once: the loser answers the winner's file.
-    if (isUniqueViolation(err)) {
+    if (sqlStateOf(err) === '23505') {
       const [winner] = await kdb.run(fileBySha(kdb.db, sha256));
-      if (winner) return resultOf(winner, true);
+      if (winner) return answer(ctx, winner, true, wait);
     }
     throw err;
   }
+  try {
+    const workflowId = await startIngest(ctx.env.INGEST, id);
+    await kdb.run(setProgress(kdb.db, id, { workflowId }));
+  } catch (err) {
+    await removeFile(ctx, kdb, row);
+    throw err;
+  }
+  ctx.log.info('file queued', { file_id: id, format: detected.format, size: bytes.length });
+  return answer(ctx, row, false, wait);
+}
+
+/** `?async=true` or `Prefer: respond-async` (RFC 7240): answer before the file is ready. */
+function wantsAsync(ctx: KnowledgeCall): boolean {
+  const req = ctx.http?.req;
+  if (!req) return false;
+  if (/^(true|1)$/i.test(req.query('async') ?? '')) return true;
+  return /(^|,)\s*respond-async\s*(,|;|$)/i.test(req.header('Prefer') ?? '');
+}
+
+async function answer(ctx: KnowledgeCall, row: FileRow, duplicate: boolean, wait: boolean) {
+  if (!wait) {
+    ctx.http?.status(202);
+    ctx.http?.header('Preference-Applied', 'respond-async');
+    return uploadView(row, duplicate);
+  }
+  const done = await untilDone(ctx, row.id);
+  if (done.status === 'failed') {
+    // As uploads always answered: the failure, with nothing of the file left behind.
+    await removeFile(ctx, knowledgeDb(ctx), done);
+    throw failureOf(done);
+  }
+  return uploadView(done, duplicate);
+}
+
+const POLL_MS = 200;
+// The database away for longer than this while an upload waits: the upload answers 503, and
+// the file (stored, its ingest durable) finishes when the database is back.
+const OUTAGE_MS = 30_000;
+
+/**
+ * Waits for the workflow to finish the file, polling its row. The ingest is durable, so a
+ * database outage meanwhile is waited out (the workflow's steps are retried too) rather than
+ * answered at once: the client then still gets the file's outcome.
+ */
+async function untilDone(ctx: KnowledgeCall, id: string): Promise<FileRow> {
+  const kdb: KnowledgeDb = requestDb(knowledgeConfig(ctx.env).database, schema, undefined);
+  let unavailableSince: number | undefined;
+  for (;;) {
+    if (ctx.signal.aborted) throw new AppError(499 as 400, 'client_gone', 'The client went away.');
+    let row: FileRow | undefined;
+    try {
+      [row] = await kdb.run(fileById(kdb.db, id));
+      unavailableSince = undefined;
+    } catch (err) {
+      if (!isDatabaseUnavailable(err)) throw err;
+      unavailableSince ??= Date.now();
+      if (Date.now() - unavailableSince > OUTAGE_MS) throw err;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS * 5));
+      continue;
+    }
+    if (!row) {
+      throw new AppError(409, 'file_deleted', 'The file was deleted while it was being processed.');
+    }
+    if (row.status === 'ready' || row.status === 'failed') return row;
+    // A workflow that gave up during an outage is revived (the file's row stopped moving).
+    reviveSoon(ctx.env, ctx.log, ctx.waitUntil);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** The error an upload answers for a file that failed, by its code. */
+export function failureOf(row: FileRow): AppError {
+  const code = row.errorCode ?? 'ingest_failed';
+  const message = row.errorMessage ?? 'The file could not be processed.';
+  const status =
+    code === 'unsupported_format'
+      ? 415
+      : code === 'model_unavailable'
+        ? 502
+        : code === 'database_unavailable'
+          ? 503
+          : code === 'ingest_failed'
+            ? 500
+            : 422;
+  return new AppError(status, code, message);
 }
 
 export function tooLarge(limit: number) {
   return new AppError(413, 'file_too_large', `The file is larger than ${limit} bytes.`);
-}
-
-/** Not a PDF → 415; a PDF we cannot use → 422, with words the uploader can act on. */
-function pdfFailure(err: PdfTextError) {
-  const status = err.reason === 'not_pdf' ? 415 : 422;
-  return new AppError(status, `pdf_${err.reason}`, err.message, { cause: err });
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
 }

@@ -5,14 +5,22 @@
  * It is never a path or a storage key: files are stored under ids the service generates, so
  * nothing here has to defend a file system. What it defends is the reader: no directories that
  * look like real paths, no control characters, no bidi overrides (U+202E would make
- * `invoice\u202Efdp.exe` display as `invoiceexe.pdf`), no hidden-file dots, and a bounded
- * length.
+ * `invoice\u202Efdp.exe` display as `invoiceexe.pdf`), no hidden-file dots, an extension that
+ * says what the file is (detected from its bytes), and a bounded length.
  */
+import type { FileFormat } from '../db/schema';
 
 export const FALLBACK_FILE_NAME = 'document.pdf';
 export const MAX_FILE_NAME_LENGTH = 200;
 
-const PDF_EXTENSION = '.pdf';
+/** The extensions a name may end with for each format; the first is added when none does. */
+const EXTENSIONS: Record<FileFormat, readonly string[]> = {
+  pdf: ['.pdf'],
+  docx: ['.docx'],
+  html: ['.html', '.htm'],
+  markdown: ['.md', '.markdown'],
+  text: ['.txt', '.text'],
+};
 
 // Explicit directional formatting characters (embeddings, overrides, isolates) and the
 // implicit marks; letters keep their own direction without them.
@@ -20,7 +28,7 @@ const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
 // C0 and C1 controls including NUL, plus lone surrogates (not text, and break UTF-8 encoding).
 const CONTROLS = /[\p{Cc}\p{Cs}]/gu;
 
-export function sanitiseFileName(name: string | undefined): string {
+export function sanitiseFileName(name: string | undefined, format: FileFormat = 'pdf'): string {
   const base = stripDirectories(name ?? '');
   const cleaned = base
     .normalize('NFC')
@@ -30,17 +38,17 @@ export function sanitiseFileName(name: string | undefined): string {
     .replace(/ {2,}/g, ' ')
     .replace(/^[. ]+/, '')
     .replace(/[. ]+$/, '');
-  if (cleaned === '') return FALLBACK_FILE_NAME;
-  return limitLength(withPdfExtension(cleaned));
+  const extensions = EXTENSIONS[format];
+  if (cleaned === '') return `document${extensions[0]}`;
+  const named = extensions.some((ext) => cleaned.toLowerCase().endsWith(ext))
+    ? cleaned
+    : `${cleaned}${extensions[0]}`;
+  return limitLength(named);
 }
 
 /** The last path segment, for both POSIX and Windows separators. */
 function stripDirectories(name: string): string {
   return name.split(/[/\\]/).pop() ?? '';
-}
-
-function withPdfExtension(name: string): string {
-  return name.toLowerCase().endsWith(PDF_EXTENSION) ? name : `${name}${PDF_EXTENSION}`;
 }
 
 /**
@@ -49,9 +57,10 @@ function withPdfExtension(name: string): string {
  */
 function limitLength(name: string): string {
   if ([...name].length <= MAX_FILE_NAME_LENGTH) return name;
-  const extension = name.slice(-PDF_EXTENSION.length);
-  const stem = name.slice(0, -PDF_EXTENSION.length);
-  const budget = MAX_FILE_NAME_LENGTH - PDF_EXTENSION.length;
+  const dot = name.lastIndexOf('.');
+  const extension = name.slice(dot);
+  const stem = name.slice(0, dot);
+  const budget = MAX_FILE_NAME_LENGTH - extension.length;
   let kept = '';
   let keptLength = 0;
   for (const { segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(

@@ -124,11 +124,15 @@ describe('extractPdfText: files it refuses', () => {
     ['an HTML page renamed to .pdf', makeHtmlFile()],
     ['an empty file', new Uint8Array()],
     ['a file shorter than the signature', new TextEncoder().encode('%PD')],
-    ['a PDF signature that does not start the file', new TextEncoder().encode(' %PDF-1.4\n')],
   ])('%s is not_pdf', async (_name, bytes) => {
     const error = await failureOf(extractPdfText(bytes, LIMITS));
 
     expect(error.reason).toBe('not_pdf');
+  });
+
+  it('a signature after a few bytes (as readers allow) is read as a PDF: this one is corrupt', async () => {
+    const error = await failureOf(extractPdfText(new TextEncoder().encode(' %PDF-1.4\n'), LIMITS));
+    expect(error.reason).toBe('corrupt');
   });
 
   it('a password-protected PDF is encrypted', async () => {

@@ -37,10 +37,18 @@ export interface PdfLimits {
 }
 
 export interface PdfLayoutOptions extends PdfLimits {
-  /** The pages to read, 1-based and inclusive; all by default. `last` past the end is cut. */
+  /**
+   * The pages to read, 1-based and inclusive; all by default. `last` past the end is cut;
+   * `last` 0 reads no page (the document is opened and checked, e.g. to count its pages).
+   */
   pages?: { first: number; last: number };
   /** What earlier batches of the same document used (their `used`), charged to the budget. */
   alreadyUsed?: PdfWork;
+  /**
+   * Hand `bytes` to pdf.js, which detaches their buffer, instead of a copy: for a caller that
+   * has no further use for them (an ingestion step), one copy of the document less in memory.
+   */
+  consumeBytes?: boolean;
 }
 
 export interface PdfLayoutBatch {
@@ -60,7 +68,7 @@ export interface PdfText {
 
 const PAGES_IN_FLIGHT = 8;
 
-const PDF_SIGNATURE = [0x25, 0x50, 0x44, 0x46, 0x2d]; // "%PDF-"
+const PDF_SIGNATURE = [0x25, 0x50, 0x44, 0x46]; // "%PDF"
 
 // Text extraction needs neither glyph outlines nor system fonts; eval is not allowed in
 // workerd; errors only in the log (missing standard-font data is a warning, and expected).
@@ -113,7 +121,10 @@ export async function extractPdfLayout(
   let loadingTask: PDFDocumentLoadingTask | undefined;
   let unregister = () => {};
   try {
-    loadingTask = getDocument({ data: bytes.slice(), ...PDFJS_OPTIONS });
+    loadingTask = getDocument({
+      data: options.consumeBytes ? bytes : bytes.slice(),
+      ...PDFJS_OPTIONS,
+    });
     // Before pdf.js reads anything: its worker starts on a later turn.
     unregister = meter.register(loadingTask.docId);
     const pdf = await loadingTask.promise;
@@ -149,15 +160,23 @@ function assertLimits(options: PdfLayoutOptions): void {
       Number.isInteger(range.first) &&
       Number.isInteger(range.last) &&
       range.first >= 1 &&
-      range.last >= range.first
+      (range.last >= range.first || range.last === 0)
     )
   ) {
     throw new RangeError(`pages must be 1-based with first ≤ last, got ${JSON.stringify(range)}`);
   }
 }
 
+/**
+ * `%PDF` at the start, or within the first 1024 bytes after something else (a byte-order mark,
+ * spaces): the specification allows it, and readers (pdf.js too) read such files.
+ */
 function hasPdfSignature(bytes: Uint8Array): boolean {
-  return PDF_SIGNATURE.every((byte, index) => bytes[index] === byte);
+  const limit = Math.min(bytes.length, 1024) - PDF_SIGNATURE.length;
+  for (let start = 0; start <= limit; start++) {
+    if (PDF_SIGNATURE.every((byte, index) => bytes[start + index] === byte)) return true;
+  }
+  return false;
 }
 
 /**

@@ -2,56 +2,11 @@ import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { RequestDb } from '../../../../shared/db/request-db';
 import type * as schema from '../db/schema';
-import { chunks, filePages, files, type FileRow } from '../db/schema';
+import { chunks, filePages, files } from '../db/schema';
 
 export type KnowledgeDb = RequestDb<typeof schema>;
 /** Where statements are built: the HTTP database (batches) or a session's transaction. */
 export type Queries = PgDatabase<PgQueryResultHKT, typeof schema>;
-
-export interface NewFile {
-  id: string;
-  name: string;
-  size: number;
-  sha256: string;
-  uploaderId: string;
-  uploaderName: string;
-  pages: string[];
-  chunks: { content: string; page: number; index: number; embedding: number[] }[];
-}
-
-// Each chunk row carries a 1,536-number vector (~15 KB of SQL text): 100 rows per statement
-// keeps statements a few MB.
-const CHUNK_ROWS_PER_INSERT = 100;
-
-/**
- * The file row, its pages and its chunks in ONE transaction: all of it or nothing. A large
- * file is tens of MB of statements, more than one HTTP request carries: a session does it.
- */
-export async function insertFile(db: Queries, file: NewFile): Promise<FileRow> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(files)
-      .values({
-        id: file.id,
-        name: file.name,
-        size: file.size,
-        sha256: file.sha256,
-        pages: file.pages.length,
-        chunks: file.chunks.length,
-        uploaderId: file.uploaderId,
-        uploaderName: file.uploaderName,
-      })
-      .returning();
-    await tx
-      .insert(filePages)
-      .values(file.pages.map((text, i) => ({ fileId: file.id, page: i + 1, text })));
-    for (let start = 0; start < file.chunks.length; start += CHUNK_ROWS_PER_INSERT) {
-      const slice = file.chunks.slice(start, start + CHUNK_ROWS_PER_INSERT);
-      await tx.insert(chunks).values(slice.map((chunk) => ({ ...chunk, fileId: file.id })));
-    }
-    return row!;
-  });
-}
 
 export const fileBySha = (db: Queries, sha256: string) =>
   db.select().from(files).where(eq(files.sha256, sha256)).limit(1);
@@ -92,6 +47,7 @@ export type ChunkMatch = {
   file_id: string;
   file_name: string;
   page: number;
+  section: string | null;
 };
 
 export interface NearestOptions {
@@ -119,27 +75,33 @@ export async function nearestChunks(
 /**
  * The statement itself, exported so a test can EXPLAIN exactly what runs. The inner query
  * orders by the distance operator ascending with a LIMIT, the only shape the HNSW index serves;
- * similarity is computed in the select list. A file filter is applied after the index scan,
- * and iterative scans (pgvector 0.8, on for the database) keep finding rows until `top` pass.
+ * similarity is computed in the select list. Only files that are `ready` are searched (a file
+ * is never found half-indexed); that filter and a file filter are applied to the index scan's
+ * rows, and iterative scans (pgvector 0.8, on for the database) keep finding rows until `top`
+ * pass.
  */
 export function nearestChunksQuery(vector: number[], options: NearestOptions) {
   const literal = `[${vector.join(',')}]`;
   const filter = options.fileIds
-    ? sql`where ${chunks.fileId} in (${sql.join(
+    ? sql`and ${chunks.fileId} in (${sql.join(
         options.fileIds.map((id) => sql`${id}::uuid`),
         sql`, `,
       )})`
     : sql``;
   return sql`
-    select c.id, 1 - c.distance as similarity, c.content, c.file_id, f.name as file_name, c.page
+    select c.id, 1 - c.distance as similarity, c.content, c.file_id, f.name as file_name, c.page,
+           p.label as section
     from (
       select ${chunks.id} as id, ${chunks.fileId} as file_id, ${chunks.page} as page,
              ${chunks.content} as content, ${chunks.embedding} <=> ${literal}::vector as distance
       from ${chunks}
+      -- A per-row filter on the index scan (not a join the planner may turn into a sort).
+      where (select f.status from ${files} f where f.id = ${chunks.fileId}) = 'ready'
       ${filter}
       order by ${chunks.embedding} <=> ${literal}::vector
       limit ${options.top}
     ) c
     join ${files} f on f.id = c.file_id
+    left join ${filePages} p on p.file_id = c.file_id and p.page = c.page
     order by c.distance, c.id`;
 }

@@ -2,11 +2,14 @@
  * The original bytes of each file live in object storage (an R2 bucket), keyed by the file
  * id: never by anything the client sent.
  */
-export async function putOriginal(bucket: R2Bucket, id: string, bytes: Uint8Array, sha256: string) {
-  await bucket.put(id, bytes, {
-    httpMetadata: { contentType: 'application/pdf' },
-    sha256,
-  });
+export async function putOriginal(
+  bucket: R2Bucket,
+  id: string,
+  bytes: Uint8Array,
+  sha256: string,
+  contentType: string,
+) {
+  await bucket.put(id, bytes, { httpMetadata: { contentType }, sha256 });
 }
 
 export async function deleteOriginal(bucket: R2Bucket, id: string) {

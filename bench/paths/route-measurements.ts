@@ -1,0 +1,204 @@
+// The plain routes next to their floors, interleaved (see interleaved.ts):
+//   query  GET /moduleknowledge/query?text=…&top=10 vs the question's embedding from the model
+//          endpoint + the worker's nearest-chunks statement on an open `pg` connection;
+//   list   GET /moduleknowledge/list?file_id=… vs the worker's list statement on `pg`;
+//   me     GET /moduleauth/me (≤ 5 ms) vs the session check statement on `pg`;
+//   login  POST /moduleauth/login vs PBKDF2-SHA256 100,000 in Node (the worker's own code).
+// Each also runs the worker's statements the way the worker sends them (one HTTP /sql request
+// with the session check first) and counts the route's round trips at the local proxy.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type pg from 'pg';
+import type { DatabaseSettings } from '../../shared/db/database.ts';
+import { stats } from '../stats.ts';
+import {
+  runStatement,
+  workerSql,
+  type SessionClaim,
+  type WorkerStatements,
+} from './database-floors.ts';
+import { interleaved, timed } from './interleaved.ts';
+import { embedQuestion } from './model-calls.ts';
+import { countRoundTrips } from './round-trips.ts';
+import { overP50, partsOf, type RouteFigure } from './route-figures.ts';
+import * as service from './service-calls.ts';
+
+const TOP = 10;
+const WARMUP = 5;
+const ROUND_TRIP_CALLS = 5;
+
+export interface RouteContext {
+  service: service.Service;
+  admin: { username: string; password: string };
+  db: pg.Client;
+  settings: DatabaseSettings;
+  proxyAddress: string;
+  modelBase: string;
+  statements: WorkerStatements;
+  claim: SessionClaim;
+}
+
+export async function measureQuery(
+  ctx: RouteContext,
+  questions: string[],
+  samples: number,
+): Promise<RouteFigure> {
+  const http = workerSql(ctx.settings);
+  const question = (i: number) => questions[(i + questions.length) % questions.length]!;
+  // The vectors for the worker-SQL step, fetched beforehand: that step times SQL only.
+  const vectors = new Map<string, number[]>();
+  for (const q of questions) vectors.set(q, await embedQuestion(ctx.modelBase, q));
+  const measured = await interleaved(samples, WARMUP, {
+    route: async (i) => {
+      const found = await service.query(ctx.service, question(i), TOP);
+      if (found !== TOP) throw new Error(`the query found ${found} chunks, not ${TOP}`);
+    },
+    floor: async (i) => {
+      const embedding = await timed(() => embedQuestion(ctx.modelBase, question(i)));
+      const statement = ctx.statements.render(ctx.statements.nearest(embedding.value, TOP));
+      const run = await timed(() => runStatement(ctx.db, statement));
+      return { embedding: embedding.ms, statement: run.ms };
+    },
+    worker_sql: async (i) => {
+      const nearest = ctx.statements.nearest(vectors.get(question(i))!, TOP);
+      await http.send(ctx.statements.session(ctx.claim), nearest);
+    },
+  });
+  const route = stats(measured.route!);
+  const floor = stats(measured.floor!);
+  const over = overP50(route, floor);
+  return {
+    route: `GET /moduleknowledge/query (top ${TOP})`,
+    latency: route,
+    floor: {
+      what: 'embedding (model HTTP) + nearest-chunks statement (pg, open connection)',
+      latency: floor,
+      parts: partsOf(measured, 'floor'),
+    },
+    worker_sql: {
+      what: 'session check + nearest-chunks statement, one HTTP /sql batch (Neon driver)',
+      latency: stats(measured.worker_sql!),
+    },
+    overhead_p50_ms: over,
+    target: 'p50 ≤ floor + 5 ms',
+    met: over <= 5,
+    round_trips: await countRoundTrips(
+      ctx.proxyAddress,
+      () => service.query(ctx.service, question(0), TOP),
+      ROUND_TRIP_CALLS,
+    ),
+  };
+}
+
+export async function measureList(
+  ctx: RouteContext,
+  fileIds: string[],
+  samples: number,
+): Promise<RouteFigure> {
+  const http = workerSql(ctx.settings);
+  const fileId = (i: number) => fileIds[(i + fileIds.length) % fileIds.length]!;
+  const measured = await interleaved(samples, WARMUP, {
+    route: async (i) => {
+      const found = await service.list(ctx.service, fileId(i));
+      if (found !== 1) throw new Error(`the list showed ${found} files, not 1`);
+    },
+    floor: async (i) => {
+      await runStatement(ctx.db, ctx.statements.renderList([fileId(i)]));
+    },
+    worker_sql: (i) =>
+      http.send(ctx.statements.session(ctx.claim), ctx.statements.listOn(http.db, [fileId(i)])),
+  });
+  const route = stats(measured.route!);
+  const floor = stats(measured.floor!);
+  const over = overP50(route, floor);
+  return {
+    route: 'GET /moduleknowledge/list?file_id=<one id>',
+    latency: route,
+    floor: { what: 'list statement (pg, open connection)', latency: floor },
+    worker_sql: {
+      what: 'session check + list statement, one HTTP /sql batch (Neon driver)',
+      latency: stats(measured.worker_sql!),
+    },
+    overhead_p50_ms: over,
+    target: 'measured (no target)',
+    met: true,
+    round_trips: await countRoundTrips(
+      ctx.proxyAddress,
+      () => service.list(ctx.service, fileId(0)),
+      ROUND_TRIP_CALLS,
+    ),
+  };
+}
+
+export async function measureMe(ctx: RouteContext, samples: number): Promise<RouteFigure> {
+  const http = workerSql(ctx.settings);
+  const session = ctx.statements.render(ctx.statements.session(ctx.claim));
+  const measured = await interleaved(samples, WARMUP, {
+    route: () => service.me(ctx.service),
+    floor: async () => {
+      await runStatement(ctx.db, session);
+    },
+    worker_sql: () => http.send(ctx.statements.session(ctx.claim)),
+  });
+  const route = stats(measured.route!);
+  const floor = stats(measured.floor!);
+  return {
+    route: 'GET /moduleauth/me',
+    latency: route,
+    floor: { what: 'session check statement (pg, open connection)', latency: floor },
+    worker_sql: {
+      what: 'session check statement, one HTTP /sql request (Neon driver)',
+      latency: stats(measured.worker_sql!),
+    },
+    overhead_p50_ms: overP50(route, floor),
+    target: 'p50 ≤ 5 ms',
+    met: route.median_ms <= 5,
+    round_trips: await countRoundTrips(
+      ctx.proxyAddress,
+      () => service.me(ctx.service),
+      ROUND_TRIP_CALLS,
+    ),
+  };
+}
+
+export async function measureLogin(ctx: RouteContext, samples: number): Promise<RouteFigure> {
+  const { hashPassword, verifyPassword } = await passwordModule();
+  const stored = await hashPassword('bench-password');
+  const { username, password } = ctx.admin;
+  const measured = await interleaved(samples, 2, {
+    route: async () => {
+      await service.login(ctx.service.base, username, password);
+    },
+    floor: async () => {
+      if (!(await verifyPassword('bench-password', stored))) throw new Error('PBKDF2 mismatch');
+    },
+  });
+  const route = stats(measured.route!);
+  const floor = stats(measured.floor!);
+  const over = overP50(route, floor);
+  return {
+    route: 'POST /moduleauth/login',
+    latency: route,
+    floor: { what: 'PBKDF2-SHA256 100,000 (Node WebCrypto, the worker’s code)', latency: floor },
+    overhead_p50_ms: over,
+    target: 'p50 ≤ PBKDF2 + 5 ms',
+    met: over <= 5,
+    round_trips: await countRoundTrips(
+      ctx.proxyAddress,
+      () => service.login(ctx.service.base, username, password),
+      ROUND_TRIP_CALLS,
+    ),
+  };
+}
+
+interface PasswordModule {
+  hashPassword(password: string): Promise<string>;
+  verifyPassword(password: string, stored: string): Promise<boolean>;
+}
+
+async function passwordModule(): Promise<PasswordModule> {
+  // A computed specifier: dev/'s type checker (NodeNext) does not follow it into workers/.
+  const root = path.resolve(import.meta.dirname, '../..');
+  const file = pathToFileURL(path.join(root, 'workers/auth/src/password.ts')).href;
+  return (await import(file)) as PasswordModule;
+}

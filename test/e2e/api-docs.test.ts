@@ -1,0 +1,82 @@
+// The API reference pages in Chromium: Swagger UI from this origin under the pages' CSP,
+// built from the same OpenAPI documents the modules serve, and "try it" with a bearer token.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, openPage, screenshot } from './browser';
+import { adminToken, stack } from './helpers';
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('the API reference', () => {
+  it.each([
+    ['/docs', 'kbchat: knowledge-base chat', 18],
+    ['/moduleauth/docs', 'auth', 11],
+    ['/moduleknowledge/docs', 'knowledge', 6],
+    ['/modulechat/docs', 'chat', 2],
+  ])(
+    '%s shows every operation of its document, loading nothing from elsewhere',
+    async (path, title, atLeast) => {
+      const { page, context, errors } = await openPage(browser, stack().baseUrl, 'desktop');
+      const elsewhere: string[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.protocol !== 'data:' && url.origin !== stack().baseUrl)
+          elsewhere.push(request.url());
+      });
+      try {
+        await page.goto(path);
+        await expect.poll(() => page.locator('.opblock').count()).toBeGreaterThanOrEqual(atLeast);
+        expect(await page.locator('.info .title').textContent()).toContain(title);
+        // The bearer scheme of the document: an Authorize button.
+        expect(await page.getByRole('button', { name: /Authorize/ }).count()).toBeGreaterThan(0);
+        if (path === '/docs') await screenshot(page, 'desktop-api-docs');
+        expect(elsewhere).toEqual([]);
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+
+  it('tries GET /moduleauth/me with a bearer token', async () => {
+    const { page, context, errors } = await openPage(browser, stack().baseUrl, 'desktop');
+    try {
+      await page.goto('/moduleauth/docs');
+      await page
+        .getByRole('button', { name: /Authorize/ })
+        .first()
+        .click();
+      const dialog = page.locator('.dialog-ux');
+      await dialog
+        .locator('input[type="text"], input[type="password"]')
+        .first()
+        .fill(await adminToken());
+      await dialog.locator('button.authorize').click();
+      await dialog.locator('button.btn-done').click();
+
+      const operation = page.locator('.opblock', { hasText: '/moduleauth/me' }).first();
+      await operation.locator('.opblock-summary').first().click();
+      await operation.getByRole('button', { name: 'Try it out' }).click();
+      await operation.getByRole('button', { name: 'Execute' }).click();
+      const body = operation.locator('.live-responses-table .response-col_description pre').first();
+      await expect.poll(() => body.textContent()).toContain(stack().admin.username);
+      expect(
+        await operation
+          .locator('.live-responses-table tbody .response-col_status')
+          .first()
+          .textContent(),
+      ).toContain('200');
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,100 @@
+import { translations } from '../define';
+import { countOf, formatDecimal2, formatInteger } from '../format';
+
+export const chat = translations({
+  en: {
+    conversation: 'Conversation',
+    introTitle: 'Ask about your documents',
+    intro:
+      'Answers come only from the files in the knowledge base, and list the pages or sections they were found in. Select files in the knowledge base to search only those.',
+    yourQuestion: 'Your question',
+    placeholder: 'Ask a question…',
+    hint: 'Enter to send, Shift+Enter for a new line.',
+    send: 'Send',
+    stop: 'Stop',
+    searchingOnly: (count: number) =>
+      count === 1 ? 'Searching only: ' : `Searching only these ${formatInteger(count)} files: `,
+    searchAll: 'Search all files',
+    emptyKnowledgeBase: 'The knowledge base is empty: upload a document first.',
+    noneReady: (processing: number) =>
+      processing === 0
+        ? 'No file can be searched: none is ready.'
+        : `No file can be searched yet: ${countOf(processing, { one: '# file is', other: '# files are' })} still being processed.`,
+    searchingOne: 'Searching the one file.',
+    searchingAll: (count: number | undefined) =>
+      count === undefined
+        ? 'Searching all files.'
+        : `Searching all ${countOf(count, { one: '# file', other: '# files' })}.`,
+    you: 'You',
+    answer: 'Answer',
+    askedIn: (names: string) => `In: ${names}`,
+    searching: 'Searching the knowledge base…',
+    writing: 'Writing the answer…',
+    context: 'Prompt and retrieved context',
+    sources: 'Sources',
+    sourceMeta: (page: number, similarity: number) =>
+      `page ${formatInteger(page)} · similarity ${formatDecimal2(similarity)}`,
+    sourceSectionMeta: (section: string, similarity: number) =>
+      `section “${section}” · similarity ${formatDecimal2(similarity)}`,
+    noAnswer: 'No answer. ',
+    stopped: 'Stopped. ',
+    failed: 'Failed. ',
+    nothingSent: 'The service sent no answer.',
+    incomplete: 'The answer above is incomplete.',
+    nothingReceived: 'No answer was received.',
+    announceDone: (sources: number) =>
+      `The answer is complete, with ${countOf(sources, { one: '# source', other: '# sources' })}.`,
+    announceRefused: 'No answer was given.',
+    announceStopped: 'The answer was stopped.',
+    announceFailed: 'The answer failed.',
+    taskDone: 'done',
+    taskOpen: 'not done',
+    table: 'Table (scrolls sideways)',
+  },
+  'zh-CN': {
+    conversation: '对话',
+    introTitle: '就你的文档提问',
+    intro:
+      '回答只来自知识库中的文件，并注明出处所在的页码或章节。在知识库中勾选文件，即可只在这些文件中查找。',
+    yourQuestion: '你的问题',
+    placeholder: '请输入问题…',
+    hint: '按 Enter 发送，Shift+Enter 换行。',
+    send: '发送',
+    stop: '停止',
+    searchingOnly: (count) =>
+      count === 1 ? '仅在此文件中查找：' : `仅在这 ${formatInteger(count)} 个文件中查找：`,
+    searchAll: '在全部文件中查找',
+    emptyKnowledgeBase: '知识库还是空的：请先上传文档。',
+    noneReady: (processing) =>
+      processing === 0
+        ? '没有可检索的文件：没有已就绪的文件。'
+        : `暂时没有可检索的文件：${formatInteger(processing)} 个文件仍在处理中。`,
+    searchingOne: '正在唯一的文件中查找。',
+    searchingAll: (count) =>
+      count === undefined ? '在全部文件中查找。' : `在全部 ${formatInteger(count)} 个文件中查找。`,
+    you: '你',
+    answer: '回答',
+    askedIn: (names) => `范围：${names}`,
+    searching: '正在检索知识库…',
+    writing: '正在生成回答…',
+    context: '提示词与检索到的上下文',
+    sources: '出处',
+    sourceMeta: (page, similarity) =>
+      `第 ${formatInteger(page)} 页 · 相似度 ${formatDecimal2(similarity)}`,
+    sourceSectionMeta: (section, similarity) =>
+      `章节“${section}” · 相似度 ${formatDecimal2(similarity)}`,
+    noAnswer: '无法回答。',
+    stopped: '已停止。',
+    failed: '失败。',
+    nothingSent: '服务没有返回回答。',
+    incomplete: '以上回答不完整。',
+    nothingReceived: '没有收到回答。',
+    announceDone: (sources) => `回答已完成，共 ${formatInteger(sources)} 处出处。`,
+    announceRefused: '没有给出回答。',
+    announceStopped: '回答已停止。',
+    announceFailed: '回答失败。',
+    taskDone: '已完成',
+    taskOpen: '未完成',
+    table: '表格（可横向滚动）',
+  },
+});

@@ -1,0 +1,57 @@
+import { currentLocale, type Locale } from './locale';
+
+/** Intl formatters are costly to make: one of each per language and options. */
+function cached<F>(make: (locale: Locale) => F): () => F {
+  const made = new Map<Locale, F>();
+  return () => {
+    const locale = currentLocale();
+    let formatter = made.get(locale);
+    if (!formatter) made.set(locale, (formatter = make(locale)));
+    return formatter;
+  };
+}
+
+const dateTime = cached(
+  (locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
+);
+const integer = cached((locale) => new Intl.NumberFormat(locale));
+const oneDecimal = cached(
+  (locale) => new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+);
+const twoDecimals = cached(
+  (locale) => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+);
+const percent = cached((locale) => new Intl.NumberFormat(locale, { style: 'percent' }));
+const plurals = cached((locale) => new Intl.PluralRules(locale));
+const conjunction = cached((locale) => new Intl.ListFormat(locale, { type: 'conjunction' }));
+
+/** An ISO date as the reader's language writes it; the input itself when it is not a date. */
+export function formatDate(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateTime().format(date);
+}
+
+export const formatInteger = (value: number) => integer().format(value);
+export const formatDecimal2 = (value: number) => twoDecimals().format(value);
+export const formatPercent = (fraction: number) => percent().format(fraction);
+
+/** Sizes in B, KB and MB (1024-based), the units both languages use in file lists. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${integer().format(bytes)} B`;
+  if (bytes < 1024 * 1024) return `${oneDecimal().format(bytes / 1024)} KB`;
+  return `${oneDecimal().format(bytes / (1024 * 1024))} MB`;
+}
+
+/** "1 page", "3 pages": the word by the language's plural rules, the number formatted. */
+export function countOf(
+  count: number,
+  forms: Partial<Record<Intl.LDMLPluralRule, string>> & {
+    other: string;
+  },
+): string {
+  const form = forms[plurals().select(count)] ?? forms.other;
+  return form.replace('#', integer().format(count));
+}
+
+/** "a, b and c" / "a、b和c". */
+export const formatList = (items: readonly string[]) => conjunction().format(items);

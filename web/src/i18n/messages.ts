@@ -1,0 +1,32 @@
+import { app } from './catalogue/app';
+import { chat } from './catalogue/chat';
+import { dialogs } from './catalogue/dialogs';
+import { errors } from './catalogue/errors';
+import { files } from './catalogue/files';
+import { login } from './catalogue/login';
+import { users } from './catalogue/users';
+import { currentLocale, type Locale } from './locale';
+
+/**
+ * Every screen's strings. A new screen adds its file under ./catalogue/ (both languages side
+ * by side, see ./define.ts) and one line here.
+ */
+const catalogue = { app, chat, dialogs, errors, files, login, users };
+
+type Catalogue = typeof catalogue;
+export type Messages = { [Screen in keyof Catalogue]: Catalogue[Screen][Locale] };
+
+const byLocale = new Map<Locale, Messages>();
+
+/** The strings of the current language. */
+export function messages(): Messages {
+  const locale = currentLocale();
+  let found = byLocale.get(locale);
+  if (!found) {
+    found = Object.fromEntries(
+      Object.entries(catalogue).map(([screen, texts]) => [screen, texts[locale]]),
+    ) as Messages;
+    byLocale.set(locale, found);
+  }
+  return found;
+}

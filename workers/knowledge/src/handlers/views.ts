@@ -1,0 +1,33 @@
+import type { FileRow } from '../db/schema';
+
+/** What clients see of a file's progress. */
+export const progressView = (row: FileRow) => ({
+  id: row.id,
+  name: row.name,
+  status: row.status,
+  pages: row.pages,
+  pages_done: row.pagesDone,
+  chunks: row.chunks,
+  chunks_done: row.chunksDone,
+  ...(row.errorCode ? { error: { code: row.errorCode, message: row.errorMessage ?? '' } } : {}),
+});
+
+/** What clients see of a file in the list. */
+export const fileView = (row: FileRow, content?: string) => ({
+  ...progressView(row),
+  size: row.size,
+  format: row.format,
+  uploader: { id: row.uploaderId, username: row.uploaderName },
+  created_at: row.createdAt.toISOString(),
+  ...(content === undefined ? {} : { content }),
+});
+
+/** What an upload answers. */
+export const uploadView = (row: FileRow, duplicate: boolean) => ({
+  id: row.id,
+  name: row.name,
+  status: row.status,
+  pages: row.pages,
+  chunks: row.chunks,
+  duplicate,
+});

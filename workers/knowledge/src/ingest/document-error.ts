@@ -1,0 +1,89 @@
+import { AppError } from '../../../../shared/errors/app-error';
+import type { FileFormat } from '../db/schema';
+import { DocxError } from './docx-text';
+import { PdfTextError, type PdfFailureReason } from './pdf-failure';
+
+/**
+ * Why an uploaded document cannot be ingested, for every format: a stable code (`pdf_*` for
+ * PDFs, as before; `document_*` for the others) and a message the uploader can act on. An
+ * unsupported format is 415, anything else about the content 422.
+ */
+export type DocumentFailure =
+  Exclude<PdfFailureReason, 'not_pdf'> | 'unsupported_format' | 'bad_encoding';
+
+export class DocumentError extends Error {
+  readonly reason: DocumentFailure;
+  readonly code: string;
+  readonly status: 415 | 422;
+
+  constructor(
+    reason: DocumentFailure,
+    format: FileFormat | undefined,
+    message: string,
+    cause?: unknown,
+  ) {
+    super(message, { cause });
+    this.name = 'DocumentError';
+    this.reason = reason;
+    this.code =
+      reason === 'unsupported_format'
+        ? 'unsupported_format'
+        : `${format === 'pdf' ? 'pdf' : 'document'}_${reason}`;
+    this.status = reason === 'unsupported_format' ? 415 : 422;
+  }
+
+  toAppError(): AppError {
+    return new AppError(this.status, this.code, this.message, { cause: this });
+  }
+}
+
+export const unsupportedFormat = () =>
+  new DocumentError(
+    'unsupported_format',
+    undefined,
+    'The file is not a document the service can read. Upload a PDF, a Word document (.docx), HTML, Markdown or plain text.',
+  );
+
+const WHAT: Record<Exclude<FileFormat, 'pdf'>, string> = {
+  text: 'The text file',
+  markdown: 'The Markdown file',
+  html: 'The HTML page',
+  docx: 'The Word document',
+};
+
+/** A failure of extraction, whatever the format's own error type. */
+export function documentErrorOf(err: unknown, maxPages: number): unknown {
+  if (err instanceof DocumentError) return err;
+  if (err instanceof PdfTextError) {
+    return err.reason === 'not_pdf'
+      ? unsupportedFormat()
+      : new DocumentError(err.reason, 'pdf', err.message, err);
+  }
+  if (err instanceof DocxError) {
+    return new DocumentError(err.reason, 'docx', describe(err.reason, 'docx', maxPages), err);
+  }
+  return err;
+}
+
+export function describe(
+  reason: Exclude<DocumentFailure, 'unsupported_format'>,
+  format: Exclude<FileFormat, 'pdf'>,
+  maxPages: number,
+  sections?: number,
+): string {
+  const what = WHAT[format];
+  switch (reason) {
+    case 'corrupt':
+      return `${what} could not be read: it is damaged or incomplete. Save or export it again and retry.`;
+    case 'too_complex':
+      return `${what} needs more work to read than allowed (it unpacks to too much data). Save it again without embedded objects, or split it.`;
+    case 'no_text':
+      return `${what} contains no text.`;
+    case 'too_many_pages':
+      return `${what} has ${sections ?? 'more'} sections of text; at most ${maxPages} are allowed. Split it into smaller documents.`;
+    case 'bad_encoding':
+      return `${what} is not valid text in UTF-8, UTF-16 or GB18030. Save it as UTF-8 and upload it again.`;
+    case 'encrypted':
+      return `${what} is password-protected. Remove the password and upload it again.`;
+  }
+}

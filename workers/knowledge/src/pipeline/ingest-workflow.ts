@@ -1,0 +1,72 @@
+import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from 'cloudflare:workers';
+import { createLogger } from '../../../../shared/log/logger';
+import { knowledgeConfig } from '../config';
+import { KNOWLEDGE_MODULE } from '../module';
+import { moduleName } from '../../../../shared/module/module-app';
+import {
+  begin,
+  composePdfText,
+  extractPages,
+  fail,
+  FileGone,
+  finish,
+  indexChunks,
+  planChunks,
+  type StepContext,
+} from './steps';
+
+export interface IngestParams {
+  fileId: string;
+}
+
+/**
+ * Ingests one uploaded file as a durable workflow: each step (a batch of pages, a batch of
+ * chunks) is retried with backoff on its own and its result persisted, so a crash, a deploy
+ * or a restart resumes where the work stopped, and no step needs more than one invocation's
+ * CPU and memory. The steps themselves are in steps.ts.
+ */
+export class IngestFile extends WorkflowEntrypoint<KnowledgeEnv, IngestParams> {
+  override async run(event: Readonly<WorkflowEvent<IngestParams>>, step: WorkflowStep) {
+    const { fileId } = event.payload;
+    const ctx: StepContext = {
+      env: this.env,
+      log: createLogger({
+        module: moduleName(this.env, KNOWLEDGE_MODULE),
+        workflow: event.instanceId,
+        file_id: fileId,
+      }),
+    };
+    const ingest = knowledgeConfig(this.env).ingest;
+    const config = {
+      retries: { limit: ingest.retryLimit, delay: ingest.retryDelayMs, backoff: 'exponential' },
+      timeout: '5 minutes',
+    } as const;
+    try {
+      const plan = await step.do('read the file', config, () =>
+        begin(ctx, fileId, event.instanceId),
+      );
+      for (const range of plan.batches) {
+        await step.do(`pages ${range.first}-${range.last}`, config, () =>
+          extractPages(ctx, fileId, range),
+        );
+      }
+      if (plan.format === 'pdf') {
+        await step.do('page text', config, () => composePdfText(ctx, fileId));
+      }
+      const { chunks } = await step.do('plan chunks', config, () => planChunks(ctx, fileId));
+      for (let from = 0; from < chunks; from += ingest.chunksPerStep) {
+        await step.do(
+          `chunks ${from}-${Math.min(from + ingest.chunksPerStep, chunks) - 1}`,
+          config,
+          () => indexChunks(ctx, fileId, from),
+        );
+      }
+      await step.do('ready', config, () => finish(ctx, fileId));
+      ctx.log.info('file ingested', { pages: plan.pages, chunks });
+    } catch (err) {
+      if (err instanceof FileGone || (err as Error | undefined)?.name === 'FileGone') return;
+      await step.do('failed', config, () => fail(ctx, fileId));
+      ctx.log.warn('file failed', { error: String(err) });
+    }
+  }
+}

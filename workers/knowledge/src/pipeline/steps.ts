@@ -1,0 +1,306 @@
+import { NonRetryableError } from 'cloudflare:workflows';
+import { requestDb } from '../../../../shared/db/request-db';
+import { toAppError } from '../../../../shared/errors/classify';
+import type { Logger } from '../../../../shared/log/logger';
+import { createModelClient } from '../../../../shared/model/client';
+import { knowledgeConfig, type IngestSettings } from '../config';
+import * as schema from '../db/schema';
+import { EMBEDDING_COLUMN_DIMENSIONS, type FileFormat } from '../db/schema';
+import { chunkPages, type Chunk } from '../ingest/chunker';
+import { detectFormat } from '../ingest/detect-format';
+import { DocumentError, documentErrorOf, unsupportedFormat } from '../ingest/document-error';
+import { documentSections } from '../ingest/document-sections';
+import { embedTexts } from '../ingest/embed';
+import { normaliseForIndex } from '../ingest/normalise-for-index';
+import { hasExtractableText } from '../ingest/pdf-text';
+import { extractPdfLayout, pageTexts, PdfTextError, type PageLayout } from '../ingest/pdf-text';
+import type { KnowledgeDb } from '../store/files';
+import {
+  clearLayouts,
+  fileForIngest,
+  insertChunks,
+  layoutsOf,
+  pagesOf,
+  runAll,
+  setProgress,
+  storeLayouts,
+  storePages,
+  type Progress,
+} from '../store/ingest';
+import { getOriginal } from '../store/originals';
+
+/**
+ * The steps of ingesting one file (ingest-workflow.ts runs them as durable workflow steps).
+ * Each step is small enough for one invocation's CPU and memory — one batch of pages, one
+ * batch of chunks — keeps its state in Postgres (and the original in R2), never in memory,
+ * returns only small results, and can run again after a failure or a restart with the same
+ * outcome. Progress is written as it goes, so the file's row is its status.
+ */
+export interface StepContext {
+  env: KnowledgeEnv;
+  log: Logger;
+}
+
+export interface PageRange {
+  first: number;
+  last: number;
+}
+
+export interface IngestPlan {
+  format: FileFormat;
+  pages: number;
+  /** PDF page ranges, one extraction step each; none for formats read in one step. */
+  batches: PageRange[];
+}
+
+/** The file's row is gone (deleted while processing): the workflow ends quietly. */
+export class FileGone extends NonRetryableError {
+  constructor() {
+    super('the file was deleted', 'FileGone');
+  }
+}
+
+const settings = (ctx: StepContext): IngestSettings => knowledgeConfig(ctx.env).ingest;
+// Ingestion acts for nobody in particular: its statements carry no session check.
+const dbOf = (ctx: StepContext): KnowledgeDb =>
+  requestDb(knowledgeConfig(ctx.env).database, schema, undefined);
+
+async function loadFile(ctx: StepContext, kdb: KnowledgeDb, fileId: string) {
+  const [file] = await kdb.run(fileForIngest(kdb.db, fileId));
+  if (!file) throw new FileGone();
+  return file;
+}
+
+async function originalBytes(ctx: StepContext, fileId: string): Promise<Uint8Array> {
+  const original = await getOriginal(ctx.env.FILES, fileId);
+  if (!original) throw new FileGone();
+  return new Uint8Array(await original.arrayBuffer());
+}
+
+/**
+ * Runs a step's work. A document the service cannot use fails the file at once, with the
+ * reason the uploader reads, and is not retried; anything else (the model or the database
+ * away) is written down as the file's last error and retried by the workflow.
+ */
+async function guarded<T>(
+  ctx: StepContext,
+  fileId: string,
+  work: (kdb: KnowledgeDb) => Promise<T>,
+): Promise<T> {
+  const kdb = dbOf(ctx);
+  try {
+    return await work(kdb);
+  } catch (err) {
+    if (err instanceof FileGone) throw err;
+    const failure = documentErrorOf(err, settings(ctx).maxPages);
+    if (failure instanceof DocumentError) {
+      await kdb.run(
+        setProgress(kdb.db, fileId, {
+          status: 'failed',
+          errorCode: failure.code,
+          errorMessage: failure.message,
+        }),
+      );
+      throw new NonRetryableError(failure.message, 'DocumentError');
+    }
+    const known = toAppError(err);
+    ctx.log.warn('ingest step failed; it will be retried', { file_id: fileId, code: known.code });
+    await kdb
+      .run(setProgress(kdb.db, fileId, { errorCode: known.code, errorMessage: known.message }))
+      .catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Reads what the file is and plans the work; formats without pages are read right here. */
+export function begin(ctx: StepContext, fileId: string, workflowId: string): Promise<IngestPlan> {
+  return guarded(ctx, fileId, async (kdb) => {
+    await loadFile(ctx, kdb, fileId);
+    const limits = { maxPages: settings(ctx).maxPages };
+    const bytes = await originalBytes(ctx, fileId);
+    const detected = detectFormat(bytes);
+    if (!detected) throw unsupportedFormat();
+    if (detected.format === 'pdf') {
+      const { pageCount, used } = await extractPdfLayout(bytes, {
+        ...limits,
+        pages: { first: 1, last: 0 },
+        consumeBytes: true,
+      });
+      await kdb.run(
+        setProgress(kdb.db, fileId, {
+          status: 'processing',
+          pages: pageCount,
+          workflowId,
+          decodedBytes: used.decodedBytes,
+          parsedBytes: used.parsedBytes,
+        }),
+      );
+      return { format: 'pdf', pages: pageCount, batches: ranges(pageCount, settings(ctx)) };
+    }
+    const sections = await documentSections(bytes, detected, limits);
+    const progress: Progress = {
+      status: 'processing',
+      pages: sections.length,
+      pagesDone: sections.length,
+      workflowId,
+    };
+    await runAll(kdb, [
+      ...storePages(
+        kdb.db,
+        fileId,
+        sections.map((section, i) => ({ page: i + 1, text: section.text, label: section.label })),
+      ),
+      setProgress(kdb.db, fileId, progress),
+    ]);
+    return { format: detected.format, pages: sections.length, batches: [] };
+  });
+}
+
+function ranges(pageCount: number, ingest: IngestSettings): PageRange[] {
+  const batches: PageRange[] = [];
+  for (let first = 1; first <= pageCount; first += ingest.pagesPerStep) {
+    batches.push({ first, last: Math.min(first + ingest.pagesPerStep - 1, pageCount) });
+  }
+  return batches;
+}
+
+/** One batch of PDF pages: their layouts, kept until the whole document is read. */
+export function extractPages(ctx: StepContext, fileId: string, range: PageRange) {
+  return guarded(ctx, fileId, async (kdb) => {
+    const file = await loadFile(ctx, kdb, fileId);
+    const batch = await extractPdfLayout(await originalBytes(ctx, fileId), {
+      maxPages: settings(ctx).maxPages,
+      pages: range,
+      alreadyUsed: { decodedBytes: file.decodedBytes, parsedBytes: file.parsedBytes },
+      consumeBytes: true,
+    });
+    await runAll(kdb, [
+      ...storeLayouts(kdb.db, fileId, batch.pages),
+      setProgress(kdb.db, fileId, {
+        pagesDone: range.last,
+        decodedBytes: batch.used.decodedBytes,
+        parsedBytes: batch.used.parsedBytes,
+      }),
+    ]);
+    return { pages: batch.pages.length };
+  });
+}
+
+/**
+ * A PDF's text from all its pages' layouts at once: running headers and footers, page
+ * numbers and hyphenation can only be told apart with the whole document in view.
+ */
+export function composePdfText(ctx: StepContext, fileId: string) {
+  return guarded(ctx, fileId, async (kdb) => {
+    await loadFile(ctx, kdb, fileId);
+    const rows = await kdb.run(layoutsOf(kdb.db, fileId));
+    const texts = pageTexts(rows.map((row) => row.layout as PageLayout));
+    if (!hasExtractableText(texts)) throw new PdfTextError('no_text');
+    await runAll(kdb, [
+      ...storePages(
+        kdb.db,
+        fileId,
+        texts.map((text, i) => ({ page: i + 1, text, label: null })),
+      ),
+      clearLayouts(kdb.db, fileId),
+      setProgress(kdb.db, fileId, { pagesDone: texts.length }),
+    ]);
+    return { pages: texts.length };
+  });
+}
+
+/** The chunks of a file, the same every time for the same text (so steps can share them). */
+async function chunksOf(ctx: StepContext, kdb: KnowledgeDb, fileId: string): Promise<Chunk[]> {
+  const pages = await kdb.run(pagesOf(kdb.db, fileId));
+  const ingest = settings(ctx);
+  const texts: string[] = [];
+  for (const page of pages) texts[page.page - 1] = page.text;
+  return chunkPages(
+    Array.from(texts, (text) => text ?? ''),
+    {
+      chunkSize: ingest.chunkSize,
+      overlap: ingest.chunkOverlap,
+    },
+  );
+}
+
+export function planChunks(ctx: StepContext, fileId: string) {
+  return guarded(ctx, fileId, async (kdb) => {
+    await loadFile(ctx, kdb, fileId);
+    const chunks = (await chunksOf(ctx, kdb, fileId)).length;
+    await kdb.run(setProgress(kdb.db, fileId, { chunks }));
+    return { chunks };
+  });
+}
+
+/** One batch of chunks: embedded (their index form, see normaliseForIndex) and stored. */
+export function indexChunks(ctx: StepContext, fileId: string, from: number) {
+  return guarded(ctx, fileId, async (kdb) => {
+    await loadFile(ctx, kdb, fileId);
+    const config = knowledgeConfig(ctx.env);
+    const slice = (await chunksOf(ctx, kdb, fileId)).slice(
+      from,
+      from + config.ingest.chunksPerStep,
+    );
+    const { vectors } = await embedTexts(
+      createModelClient(config.model),
+      config.model,
+      slice.map((chunk) => normaliseForIndex(chunk.content)),
+      {
+        limits: { inputs: config.ingest.batchInputs, tokens: config.ingest.batchTokens },
+        columnDimensions: EMBEDDING_COLUMN_DIMENSIONS,
+      },
+    );
+    await runAll(kdb, [
+      ...insertChunks(
+        kdb.db,
+        fileId,
+        slice.map((chunk, i) => ({ ...chunk, embedding: vectors[i]! })),
+      ),
+      setProgress(kdb.db, fileId, {
+        chunksDone: from + slice.length,
+        errorCode: null,
+        errorMessage: null,
+      }),
+    ]);
+    return { indexed: slice.length };
+  });
+}
+
+/** The file becomes searchable: every chunk is in place. */
+export function finish(ctx: StepContext, fileId: string) {
+  return guarded(ctx, fileId, async (kdb) => {
+    const file = await loadFile(ctx, kdb, fileId);
+    await kdb.run(
+      setProgress(kdb.db, fileId, {
+        status: 'ready',
+        pagesDone: file.pages,
+        chunksDone: file.chunks,
+        errorCode: null,
+        errorMessage: null,
+      }),
+    );
+  });
+}
+
+/**
+ * After the retries of a step ran out: the file fails with the last error a step wrote down
+ * (the model or the database away), or a general one. A file already failed (a document the
+ * service cannot use) keeps its reason.
+ */
+export async function fail(ctx: StepContext, fileId: string) {
+  const kdb = dbOf(ctx);
+  const [file] = await kdb.run(fileForIngest(kdb.db, fileId));
+  if (!file || file.status === 'failed' || file.status === 'ready') return;
+  const retriable =
+    file.errorCode === 'model_unavailable' || file.errorCode === 'database_unavailable';
+  await kdb.run(
+    setProgress(kdb.db, fileId, {
+      status: 'failed',
+      errorCode: retriable ? file.errorCode : 'ingest_failed',
+      errorMessage: retriable
+        ? `${file.errorMessage ?? 'A service the ingestion needs is unavailable.'} Retry the file when it is back.`
+        : 'The file could not be processed. Retry it, or delete it and upload it again.',
+    }),
+  );
+}

@@ -1,0 +1,116 @@
+import { and, inArray, lt, sql } from 'drizzle-orm';
+import { requestDb } from '../../../../shared/db/request-db';
+import type { Logger } from '../../../../shared/log/logger';
+import { knowledgeConfig } from '../config';
+import * as schema from '../db/schema';
+import { files } from '../db/schema';
+import type { IngestParams } from './ingest-workflow';
+
+/** The workflow binding, as the knowledge worker's Env declares it. */
+type IngestWorkflow = Workflow<IngestParams>;
+
+/** Starts ingesting a file; `attempt` > 0 for a retry or a revival (a new instance id). */
+export async function startIngest(
+  workflow: IngestWorkflow,
+  fileId: string,
+  attempt = 0,
+): Promise<string> {
+  const id = attempt === 0 ? fileId : `${fileId}-${Date.now().toString(36)}`;
+  const instance = await workflow.create({ id, params: { fileId } });
+  return instance.id;
+}
+
+/** Stops a file's workflow (the file was deleted); an instance that is already over is fine. */
+export async function stopIngest(workflow: IngestWorkflow, workflowId: string | null) {
+  if (!workflowId) return;
+  try {
+    await (await workflow.get(workflowId)).terminate();
+  } catch {
+    // already complete, errored, terminated or unknown: nothing runs any more
+  }
+}
+
+const ALIVE = new Set(['queued', 'running', 'waiting', 'paused', 'waitingForPause']);
+// At most this many files are looked after per pass; the next pass takes the rest.
+const PER_PASS = 20;
+
+/**
+ * Files whose ingestion stopped moving (no step wrote progress for INGEST_STALE_SECONDS) get
+ * their workflow going again. On Cloudflare a workflow survives deploys and restarts by
+ * itself, so this is a safety net (the cron trigger runs it every minute); under `wrangler
+ * dev` it is what resumes an ingest after the stack was stopped: the local engine keeps a
+ * running instance's finished steps but does not wake it up again. A stale instance that
+ * still exists is paused and resumed (it continues after its last finished step); one that
+ * ended without finishing the file is replaced by a new instance (every step is idempotent,
+ * so it redoes at most one step's work). Rows are claimed first, so two passes at once never
+ * revive the same file twice.
+ */
+export async function reviveStalledIngests(env: KnowledgeEnv, log: Logger): Promise<number> {
+  const config = knowledgeConfig(env);
+  const kdb = requestDb(config.database, schema, undefined);
+  const stale = sql`now() - make_interval(secs => ${config.ingest.staleSeconds})`;
+  const claimed = await kdb.run(
+    kdb.db
+      .update(files)
+      .set({ updatedAt: new Date() })
+      .where(
+        and(
+          inArray(files.status, ['queued', 'processing']),
+          lt(files.updatedAt, stale),
+          sql`${files.id} in (select id from files where status in ('queued', 'processing')
+                and updated_at < ${stale} order by updated_at limit ${PER_PASS})`,
+        ),
+      )
+      .returning({ id: files.id, workflowId: files.workflowId }),
+  );
+  for (const file of claimed) {
+    const revived = await wakeUp(env.INGEST, file.workflowId);
+    if (!revived) {
+      const workflowId = await startIngest(env.INGEST, file.id, 1);
+      await kdb.run(
+        kdb.db
+          .update(files)
+          .set({ workflowId })
+          .where(inArray(files.id, [file.id])),
+      );
+    }
+    log.info('stalled ingest revived', { file_id: file.id, resumed: revived });
+  }
+  return claimed.length;
+}
+
+async function wakeUp(workflow: IngestWorkflow, workflowId: string | null): Promise<boolean> {
+  if (!workflowId) return false;
+  try {
+    const instance = await workflow.get(workflowId);
+    const { status } = await instance.status();
+    if (!ALIVE.has(status)) return false;
+    await instance.pause().catch(() => undefined);
+    await instance.resume();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let lastPass = 0;
+const MIN_INTERVAL_MS = 15_000;
+
+/**
+ * A pass at most every 15 s per isolate, from requests that look at files (health, list,
+ * status): after a local restart the first of them gets stalled ingests going.
+ */
+export function reviveSoon(
+  env: KnowledgeEnv,
+  log: Logger,
+  waitUntil: (p: Promise<unknown>) => void,
+) {
+  const now = Date.now();
+  if (now - lastPass < MIN_INTERVAL_MS) return;
+  lastPass = now;
+  waitUntil(
+    reviveStalledIngests(env, log).catch((err: unknown) =>
+      log.warn('reviving stalled ingests failed', { error: String(err) }),
+    ),
+  );
+}

@@ -1,0 +1,128 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { PageLayout } from '../ingest/pdf-text';
+import { chunks, filePages, files, pageLayouts, type FileStatus } from '../db/schema';
+import type { KnowledgeDb, Queries } from './files';
+
+/**
+ * The statements of the ingestion pipeline (pipeline/steps.ts). Each step's writes are
+ * idempotent — upserts keyed by (file, page) and (file, chunk index) — so a step that is
+ * retried, or run again after a restart, leaves the same rows as one that ran once.
+ */
+
+/** Statements stay a few MB: well inside what one HTTP request carries (10 MB). */
+const BYTES_PER_STATEMENT = 3 * 1024 * 1024;
+
+export const fileForIngest = (db: Queries, id: string) =>
+  db.select().from(files).where(eq(files.id, id)).limit(1);
+
+export interface Progress {
+  status?: FileStatus;
+  pages?: number;
+  pagesDone?: number;
+  chunks?: number;
+  chunksDone?: number;
+  decodedBytes?: number;
+  parsedBytes?: number;
+  errorCode?: string | null;
+  errorMessage?: string | null;
+  workflowId?: string;
+}
+
+/** Moves a file's progress on (and its heartbeat, updated_at), unless it is already ready. */
+export const setProgress = (db: Queries, id: string, progress: Progress) =>
+  db
+    .update(files)
+    .set({ ...progress, updatedAt: new Date() })
+    .where(and(eq(files.id, id), sql`${files.status} <> 'ready'`))
+    .returning({ id: files.id });
+
+export function storeLayouts(db: Queries, fileId: string, layouts: readonly PageLayout[]) {
+  return groupsOf(layouts, (layout) => JSON.stringify(layout).length).map((group) =>
+    db
+      .insert(pageLayouts)
+      .values(group.map((layout) => ({ fileId, page: layout.page, layout })))
+      .onConflictDoUpdate({
+        target: [pageLayouts.fileId, pageLayouts.page],
+        set: { layout: sql`excluded.layout` },
+      }),
+  );
+}
+
+export const layoutsOf = (db: Queries, fileId: string) =>
+  db
+    .select({ layout: pageLayouts.layout })
+    .from(pageLayouts)
+    .where(eq(pageLayouts.fileId, fileId))
+    .orderBy(asc(pageLayouts.page));
+
+export const clearLayouts = (db: Queries, fileId: string) =>
+  db.delete(pageLayouts).where(eq(pageLayouts.fileId, fileId));
+
+export interface StoredPage {
+  page: number;
+  text: string;
+  label: string | null;
+}
+
+export function storePages(db: Queries, fileId: string, pages: readonly StoredPage[]) {
+  return groupsOf(pages, (page) => page.text.length * 3).map((group) =>
+    db
+      .insert(filePages)
+      .values(group.map((page) => ({ fileId, ...page })))
+      .onConflictDoUpdate({
+        target: [filePages.fileId, filePages.page],
+        set: { text: sql`excluded.text`, label: sql`excluded.label` },
+      }),
+  );
+}
+
+export const pagesOf = (db: Queries, fileId: string) =>
+  db
+    .select({ page: filePages.page, text: filePages.text })
+    .from(filePages)
+    .where(eq(filePages.fileId, fileId))
+    .orderBy(asc(filePages.page));
+
+export interface NewChunk {
+  index: number;
+  page: number;
+  content: string;
+  embedding: number[];
+}
+
+// Each chunk row carries a 1,536-number vector (~15 KB of SQL text).
+export function insertChunks(db: Queries, fileId: string, rows: readonly NewChunk[]) {
+  return groupsOf(rows, (row) => row.content.length * 3 + row.embedding.length * 10).map((group) =>
+    db
+      .insert(chunks)
+      .values(group.map((row) => ({ ...row, fileId })))
+      .onConflictDoNothing({ target: [chunks.fileId, chunks.index] }),
+  );
+}
+
+/** Runs statements built by the functions above as one batch (one round trip), if any. */
+export async function runAll(
+  kdb: KnowledgeDb,
+  statements: readonly Parameters<KnowledgeDb['run']>[0][],
+) {
+  if (statements.length === 0) return;
+  await kdb.batch(statements as unknown as Parameters<KnowledgeDb['batch']>[0]);
+}
+
+function groupsOf<T>(items: readonly T[], sizeOf: (item: T) => number): T[][] {
+  const groups: T[][] = [];
+  let group: T[] = [];
+  let size = 0;
+  for (const item of items) {
+    const itemSize = sizeOf(item);
+    if (group.length > 0 && size + itemSize > BYTES_PER_STATEMENT) {
+      groups.push(group);
+      group = [];
+      size = 0;
+    }
+    group.push(item);
+    size += itemSize;
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
+}
