@@ -46,6 +46,7 @@ import { CONSTANT_WEIGHT, embedText } from '../dev/stack/offline-model/lexical.t
 import { makeCorpus, makeQuestions } from './corpus.ts';
 import { stats, type Stats } from './stats.ts';
 import { measureIngestBudget } from './ingest-budget.ts';
+import { table } from './table.ts';
 import { loadNearestChunksQuery } from './nearest-chunks-query.ts';
 import { printRequestPaths } from './paths/report.ts';
 import { runRequestPaths } from './request-paths.ts';
@@ -148,15 +149,6 @@ process.on('SIGTERM', () => void exitWith(143, 'terminated'));
 // Statistics and output
 
 const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
-
-function table(header: string[], lines: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const format = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  return [format(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(format)].join(
-    '\n',
-  );
-}
 
 function log(message: string): void {
   console.log(`[${new Date().toISOString().slice(11, 19)}] ${message}`);
