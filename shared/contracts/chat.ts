@@ -12,7 +12,10 @@ export const ChatMessage = z.object({
 export const ChatSource = z.object({
   file_id: z.uuid(),
   file_name: z.string(),
+  /** 1-based; the section's number for formats without pages. */
   page: z.number().int(),
+  /** For formats without pages: the section's heading path, when it has one. */
+  section: z.string().nullable().optional(),
   similarity: z.number(),
 });
 
@@ -59,12 +62,13 @@ export const chatService = defineService({
       doc: `Answers a prompt from the knowledge base only, streamed as Server-Sent Events.
 Each message is \`data: {"content","request_id","type"}\`: first the constructed prompt with its
 retrieved context (unless CHAT_ECHO_PROMPT is false), then the answer in chunks (type
-\`content\`). Then an \`event: sources\` message (file, page, similarity of each context item)
-and a final \`event: done\`. When nothing relevant is found, or anything fails, the stream
-ends with one message of type \`error\` instead; when it refuses because nothing was similar
-enough, an \`event: refusal\` follows that message with the best similarity found, the
-threshold and the nearest candidates (file, page, similarity). \`file_id\` (ids joined by commas) limits
-retrieval to those files. @handler(streamResponse)`,
+\`content\`). Then an \`event: sources\` message (file, page — and section, for documents
+without pages — and similarity of each context item) and a final \`event: done\`. When
+nothing relevant is found, or anything fails, the stream ends with one message of type
+\`error\` instead; when it refuses because nothing was similar enough, an \`event: refusal\`
+follows that message with the best similarity found, the threshold and the nearest candidates
+(file, page, similarity). \`file_id\` (ids joined by commas) limits retrieval to those
+files. @handler(streamResponse)`,
       params: {
         body: z.object({
           prompt: z.string().refine((text) => text.trim().length > 0, 'must not be empty'),

@@ -215,6 +215,7 @@ describe('a refusal says why', () => {
               file_id: probeFile,
               file_name: 'probe.pdf',
               page: 1,
+              section: null,
               similarity: expect.closeTo(0.47, 5),
             },
           ],

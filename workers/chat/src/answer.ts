@@ -128,10 +128,11 @@ export async function* answer(request: AnswerRequest, deps: AnswerDeps) {
 
   yield sseEvent(
     'sources',
-    kept.map(({ file_id, file_name, page, similarity }) => ({
+    kept.map(({ file_id, file_name, page, section, similarity }) => ({
       file_id,
       file_name,
       page,
+      section,
       similarity,
     })),
   );
@@ -166,10 +167,11 @@ export function explainRefusal(
     request_id: requestId,
     best_similarity: nearest[0]?.similarity ?? null,
     threshold,
-    candidates: nearest.map(({ file_id, file_name, page, similarity }) => ({
+    candidates: nearest.map(({ file_id, file_name, page, section, similarity }) => ({
       file_id,
       file_name,
       page,
+      section,
       similarity,
     })),
   };
