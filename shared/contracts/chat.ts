@@ -19,6 +19,18 @@ export const ChatSource = z.object({
   similarity: z.number(),
 });
 
+/**
+ * Why the chat refused: the best cosine similarity retrieved (null when nothing was), the
+ * threshold it had to reach (CHAT_MIN_SIMILARITY, inclusive) and the nearest candidates.
+ */
+export const ChatRefusal = z.object({
+  request_id: z.string(),
+  best_similarity: z.number().nullable(),
+  threshold: z.number(),
+  /** The few most similar chunks retrieved, highest similarity first. */
+  candidates: z.array(ChatSource),
+});
+
 export const ChatDone = z.object({
   request_id: z.string(),
   /** As the model reports it, when it does. */
@@ -53,7 +65,9 @@ retrieved context (unless CHAT_ECHO_PROMPT is false), then the answer in chunks 
 \`content\`). Then an \`event: sources\` message (file, page — and section, for documents
 without pages — and similarity of each context item) and a final \`event: done\`. When
 nothing relevant is found, or anything fails, the stream ends with one message of type
-\`error\` instead. \`file_id\` (ids joined by commas) limits retrieval to those
+\`error\` instead; when it refuses because nothing was similar enough, an \`event: refusal\`
+follows that message with the best similarity found, the threshold and the nearest candidates
+(file, page, similarity). \`file_id\` (ids joined by commas) limits retrieval to those
 files. @handler(streamResponse)`,
       params: {
         body: z.object({
@@ -62,7 +76,7 @@ files. @handler(streamResponse)`,
         }),
       },
       stream: ChatMessage,
-      events: { sources: z.array(ChatSource), done: ChatDone },
+      events: { sources: z.array(ChatSource), done: ChatDone, refusal: ChatRefusal },
     }),
   },
 });

@@ -148,19 +148,18 @@ describe('answering from the knowledge base', () => {
     const all = await events(await chat({ prompt: 'Marrowbank refund rules', file_id: probeFile }));
     // The probe file holds nothing about refunds: its only chunk is unrelated, so the answer
     // is the refusal, although the charter (another file) would have matched.
-    expect(all).toHaveLength(1);
+    expect(all.map((e) => e.event)).toEqual(['message', 'refusal']);
     expect((all[0]!.data as Message).type).toBe('error');
   });
 
   it('a prompt with no words (“!!!”, “the”) is refused, not answered from arbitrary files', async () => {
     for (const prompt of ['!!!', 'the', '?? ...']) {
       const all = await events(await chat({ prompt }));
-      expect(all, prompt).toEqual([
-        {
-          event: 'message',
-          data: { content: NO_RELEVANT_KNOWLEDGE, request_id: expect.any(String), type: 'error' },
-        },
-      ]);
+      expect(all[0], prompt).toEqual({
+        event: 'message',
+        data: { content: NO_RELEVANT_KNOWLEDGE, request_id: expect.any(String), type: 'error' },
+      });
+      expect(all.slice(1).map((e) => e.event)).toEqual(['refusal']);
     }
   });
 });
@@ -183,14 +182,66 @@ describe('the similarity threshold (0.5, inclusive)', () => {
       expect(all.at(-1)!.event).toBe('done');
       expect(completions).toHaveLength(1);
     } else {
-      expect(all).toEqual([
-        {
-          event: 'message',
-          data: { content: NO_RELEVANT_KNOWLEDGE, request_id: expect.any(String), type: 'error' },
-        },
-      ]);
+      expect(all[0]).toEqual({
+        event: 'message',
+        data: { content: NO_RELEVANT_KNOWLEDGE, request_id: expect.any(String), type: 'error' },
+      });
+      expect(all.slice(1).map((e) => e.event)).toEqual(['refusal']);
       expect(completions).toHaveLength(0);
     }
+  });
+});
+
+describe('a refusal says why', () => {
+  it('follows the error message with the best similarity, the threshold and the nearest candidates', async () => {
+    const prompt = 'refusal explanation question';
+    await control('/embeddings', { text: prompt, vector: unit(0.47, Math.sqrt(1 - 0.47 ** 2)) });
+    const all = await events(await chat({ prompt, file_id: probeFile }));
+    // The message the original's clients read is unchanged: exactly content, request_id, type.
+    expect(all[0]).toEqual({
+      event: 'message',
+      data: { content: NO_RELEVANT_KNOWLEDGE, request_id: expect.any(String), type: 'error' },
+    });
+    const requestId = (all[0]!.data as Message).request_id;
+    expect(all.slice(1)).toEqual([
+      {
+        event: 'refusal',
+        data: {
+          request_id: requestId,
+          best_similarity: expect.closeTo(0.47, 5),
+          threshold: 0.5,
+          candidates: [
+            {
+              file_id: probeFile,
+              file_name: 'probe.pdf',
+              page: 1,
+              section: null,
+              similarity: expect.closeTo(0.47, 5),
+            },
+          ],
+        },
+      },
+    ]);
+    expect(await recorded('/v1/chat/completions')).toHaveLength(0);
+  });
+
+  it('names at most three candidates, most similar first, and null when nothing was found', async () => {
+    const all = await events(
+      await chat({ prompt: 'Marrowbank refund rules zzz', file_id: probeFile }),
+    );
+    const refusal = all.find((e) => e.event === 'refusal')!.data as {
+      best_similarity: number | null;
+      candidates: { similarity: number }[];
+    };
+    expect(refusal.candidates.length).toBeLessThanOrEqual(3);
+    expect(refusal.best_similarity).toBe(refusal.candidates[0]?.similarity ?? null);
+
+    // Scoped to a file that does not exist: nothing retrieved at all.
+    const empty = await events(await chat({ prompt: 'anything', file_id: crypto.randomUUID() }));
+    expect(empty.find((e) => e.event === 'refusal')!.data).toMatchObject({
+      best_similarity: null,
+      candidates: [],
+    });
   });
 });
 

@@ -14,6 +14,8 @@ import { buildPrompt, NO_RELEVANT_KNOWLEDGE, SYSTEM_MESSAGE } from './prompt';
 export const TOP_RESULTS = 10;
 export const MAX_TOKENS = 4096;
 export const TEMPERATURE = 0.2;
+/** Candidates a refusal names: enough to rephrase or tune the threshold, not a result list. */
+export const REFUSAL_CANDIDATES = 3;
 
 // Short and non-leaking: the cause goes to the log with the request id.
 export const KNOWLEDGE_UNAVAILABLE = 'Sorry, the knowledge base is unavailable right now.';
@@ -58,7 +60,7 @@ export function startRetrieval(
 
 /**
  * The spec's chat behaviour, in order: retrieve (Top 10), keep similarity ≥ threshold, refuse
- * when nothing is left, build the prompt, echo it, stream the model's answer chunk by chunk,
+ * when nothing is left (saying why in a `refusal` event), build the prompt, echo it, stream the model's answer chunk by chunk,
  * then the sources and `done`. Every path ends with `done` or one `error` message.
  */
 export async function* answer(request: AnswerRequest, deps: AnswerDeps) {
@@ -86,6 +88,7 @@ export async function* answer(request: AnswerRequest, deps: AnswerDeps) {
       threshold: deps.settings.minSimilarity,
     });
     yield message('error', NO_RELEVANT_KNOWLEDGE);
+    yield sseEvent('refusal', explainRefusal(results, deps.settings.minSimilarity, requestId));
     return;
   }
 
@@ -145,4 +148,31 @@ export async function* answer(request: AnswerRequest, deps: AnswerDeps) {
         }
       : {}),
   });
+}
+
+/**
+ * What the refusal's companion event says (after the error message, which stays as the
+ * original's clients read it): the nearest candidates by cosine similarity, whatever order the
+ * fused retrieval ranked them in, since similarity is what the threshold tests.
+ */
+export function explainRefusal(
+  results: readonly QueryResult[],
+  threshold: number,
+  requestId: string,
+) {
+  const nearest = [...results]
+    .sort((a, b) => b.similarity - a.similarity)
+    .slice(0, REFUSAL_CANDIDATES);
+  return {
+    request_id: requestId,
+    best_similarity: nearest[0]?.similarity ?? null,
+    threshold,
+    candidates: nearest.map(({ file_id, file_name, page, section, similarity }) => ({
+      file_id,
+      file_name,
+      page,
+      section,
+      similarity,
+    })),
+  };
 }

@@ -3,15 +3,18 @@ import { knowledgeConfig } from '../config';
 import { knowledgeDb, type KnowledgeCall } from '../context';
 import { EMBEDDING_COLUMN_DIMENSIONS } from '../db/schema';
 import { embedTexts } from '../ingest/embed';
-import { nearestChunks } from '../store/files';
+import { queryTerms } from '../ingest/search-terms';
+import { searchChunks, type SearchMode } from '../store/search';
 
-/** The chunks nearest to the text, by cosine similarity, highest first. */
+/**
+ * The chunks that best match the text in the mode asked (hybrid by default). The question is
+ * embedded in every mode: each result's cosine similarity is what the chat threshold tests.
+ */
 export async function query(
-  params: { text: string; top: number; file_id?: string[] },
+  params: { text: string; top: number; file_id?: string[]; mode: SearchMode },
   ctx: KnowledgeCall,
 ) {
   const config = knowledgeConfig(ctx.env);
-  const fileIds = params.file_id;
   const { vectors } = await embedTexts(
     createModelClient(config.model),
     config.model,
@@ -22,5 +25,11 @@ export async function query(
       signal: ctx.signal,
     },
   );
-  return nearestChunks(knowledgeDb(ctx), vectors[0]!, { top: params.top, fileIds });
+  return searchChunks(knowledgeDb(ctx), {
+    mode: params.mode,
+    top: params.top,
+    fileIds: params.file_id,
+    vector: vectors[0]!,
+    terms: queryTerms(params.text),
+  });
 }
