@@ -10,17 +10,17 @@ export async function query(
   params: { text: string; top: number; file_id?: string[] },
   ctx: KnowledgeCall,
 ) {
+  const vector = await embedQuestion(params.text, ctx);
+  return nearestChunks(knowledgeDb(ctx), vector, { top: params.top, fileIds: params.file_id });
+}
+
+/** The question's embedding, padded to the column's width. */
+export async function embedQuestion(text: string, ctx: KnowledgeCall): Promise<number[]> {
   const config = knowledgeConfig(ctx.env);
-  const fileIds = params.file_id;
-  const { vectors } = await embedTexts(
-    createModelClient(config.model),
-    config.model,
-    [params.text],
-    {
-      limits: { inputs: 1, tokens: Number.MAX_SAFE_INTEGER },
-      columnDimensions: EMBEDDING_COLUMN_DIMENSIONS,
-      signal: ctx.signal,
-    },
-  );
-  return nearestChunks(knowledgeDb(ctx), vectors[0]!, { top: params.top, fileIds });
+  const { vectors } = await embedTexts(createModelClient(config.model), config.model, [text], {
+    limits: { inputs: 1, tokens: Number.MAX_SAFE_INTEGER },
+    columnDimensions: EMBEDDING_COLUMN_DIMENSIONS,
+    signal: ctx.signal,
+  });
+  return vectors[0]!;
 }
