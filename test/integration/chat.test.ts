@@ -2,15 +2,19 @@ import { exports } from 'cloudflare:workers';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { ENGLISH_POLICY_FIXTURE, makeTextPdf } from '../../dev/fixtures/pdf-builder';
 import { readSse } from '../../shared/service';
-import { KNOWLEDGE_UNAVAILABLE, MODEL_FAILED } from '../../workers/chat/src/answer';
-import { NO_RELEVANT_KNOWLEDGE, SYSTEM_MESSAGE } from '../../workers/chat/src/prompt';
+import { DEFAULT_ERROR_TEXTS } from '../../workers/chat/src/language';
+import { systemMessage } from '../../workers/chat/src/prompt';
+
+const { no_relevant_knowledge: NO_RELEVANT_KNOWLEDGE } = DEFAULT_ERROR_TEXTS.en;
+const { knowledge_unavailable: KNOWLEDGE_UNAVAILABLE, model_failed: MODEL_FAILED } =
+  DEFAULT_ERROR_TEXTS.en;
 
 const stack = inject('stack');
 const BASE = 'http://kb.test';
 let token = '';
 
 type Event = { event: string; data: unknown };
-type Message = { content: string; request_id: string; type: string };
+type Message = { content: string; request_id: string; type: string; code?: string };
 type Recorded = {
   path: string;
   at: number;
@@ -118,11 +122,11 @@ describe('answering from the knowledge base', () => {
     expect(answer).toMatch(/^1\. /);
     const sources = all.at(-2)!.data as { file_id: string; page: number; similarity: number }[];
     expect(sources[0]).toMatchObject({ file_id: policyFile, page: 1 });
-    expect(all.at(-1)!.data).toMatchObject({ request_id: requestId });
+    expect(all.at(-1)!.data).toMatchObject({ request_id: requestId, language: 'en' });
   });
 
   it('sends the model exactly the spec’s request', async () => {
-    await events(await chat({ prompt: 'Marrowbank refund rules', file_id: policyFile }));
+    await events(await chat({ prompt: 'Marrowbank refund rules' }));
     const [request] = await recorded('/v1/chat/completions');
     const body = request!.body as {
       messages: { role: string; content: string }[];
@@ -134,22 +138,36 @@ describe('answering from the knowledge base', () => {
     expect(body.temperature).toBe(0.2);
     expect(body.stream).toBe(true);
     expect(body.messages.map((m) => m.role)).toEqual(['system', 'user']);
-    expect(body.messages[0]!.content).toBe(SYSTEM_MESSAGE);
+    expect(body.messages[0]!.content).toBe(systemMessage('en'));
     expect(body.messages[0]!.content).toMatch(/senior public policy researcher/);
     const user = body.messages[1]!.content;
     expect(user).toMatch(/only the context/);
     expect(user).toMatch(/numbered points/);
     expect(user).toMatch(/I don't know/);
-    expect(user.indexOf('<context>')).toBeLessThan(user.indexOf('[1] (file: charter.pdf, page 1)'));
+    // Unscoped, other suites' files may rank first: the item's form is what matters here.
+    expect(user.indexOf('<context>')).toBeLessThan(user.search(/\[1\] \(file: .+, page \d+\)/));
     expect(user.trimEnd().endsWith('Question: Marrowbank refund rules')).toBe(true);
   });
 
-  it('limits retrieval to file_id', async () => {
+  it('limits the chat to file_id: only that file is read', async () => {
     const all = await events(await chat({ prompt: 'Marrowbank refund rules', file_id: probeFile }));
-    // The probe file holds nothing about refunds: its only chunk is unrelated, so the answer
-    // is the refusal, although the charter (another file) would have matched.
-    expect(all).toHaveLength(1);
-    expect((all[0]!.data as Message).type).toBe('error');
+    // The probe file holds nothing about refunds; the charter (another file) would match. The
+    // user chose the probe, so its text is given (no similarity refusal) and the model, told
+    // to use only it, says it does not know.
+    const messages = all.filter((e) => e.event === 'message').map((e) => e.data as Message);
+    expect(messages[0]!.content).toContain(PROBE_TEXT);
+    expect(messages[0]!.content).not.toContain('Marrowbank parking');
+    expect(
+      messages
+        .slice(1)
+        .map((m) => m.content)
+        .join(''),
+    ).toMatch(/I don't know/);
+    expect(all.at(-2)).toEqual({
+      event: 'sources',
+      data: [{ file_id: probeFile, file_name: 'probe.pdf', page: 1, similarity: null }],
+    });
+    expect(all.at(-1)!.data).toMatchObject({ mode: 'full_text' });
   });
 
   it('a prompt with no words (“!!!”, “the”) is refused, not answered from arbitrary files', async () => {
@@ -158,7 +176,12 @@ describe('answering from the knowledge base', () => {
       expect(all, prompt).toEqual([
         {
           event: 'message',
-          data: { content: NO_RELEVANT_KNOWLEDGE, request_id: expect.any(String), type: 'error' },
+          data: {
+            content: NO_RELEVANT_KNOWLEDGE,
+            request_id: expect.any(String),
+            type: 'error',
+            code: 'no_relevant_knowledge',
+          },
         },
       ]);
     }
@@ -177,7 +200,8 @@ describe('the similarity threshold (0.5, inclusive)', () => {
       text: prompt,
       vector: similarity === 0.5 ? unit(0.5, 0.5, 0.5, 0.5) : unit(similarity, rest),
     });
-    const all = await events(await chat({ prompt, file_id: probeFile }));
+    // Unscoped (the spec's path): the pinned vector is near nothing but the probe.
+    const all = await events(await chat({ prompt }));
     const completions = await recorded('/v1/chat/completions');
     if (answers) {
       expect(all.at(-1)!.event).toBe('done');
@@ -186,7 +210,12 @@ describe('the similarity threshold (0.5, inclusive)', () => {
       expect(all).toEqual([
         {
           event: 'message',
-          data: { content: NO_RELEVANT_KNOWLEDGE, request_id: expect.any(String), type: 'error' },
+          data: {
+            content: NO_RELEVANT_KNOWLEDGE,
+            request_id: expect.any(String),
+            type: 'error',
+            code: 'no_relevant_knowledge',
+          },
         },
       ]);
       expect(completions).toHaveLength(0);
@@ -202,7 +231,7 @@ describe('failures end the stream with one error message', () => {
     );
     expect(all.at(-1)).toMatchObject({
       event: 'message',
-      data: { type: 'error', content: MODEL_FAILED },
+      data: { type: 'error', content: MODEL_FAILED, code: 'model_failed' },
     });
     expect(all.some((e) => e.event === 'done')).toBe(false);
   });
@@ -223,7 +252,12 @@ describe('failures end the stream with one error message', () => {
     expect(all).toEqual([
       {
         event: 'message',
-        data: { content: KNOWLEDGE_UNAVAILABLE, request_id: expect.any(String), type: 'error' },
+        data: {
+          content: KNOWLEDGE_UNAVAILABLE,
+          request_id: expect.any(String),
+          type: 'error',
+          code: 'knowledge_unavailable',
+        },
       },
     ]);
     expect(await recorded('/v1/chat/completions')).toHaveLength(0);
@@ -251,7 +285,7 @@ describe('streaming', () => {
     try {
       const prompt = 'Marrowbank refund rules';
       const sent = Date.now();
-      const res = await chat({ prompt, file_id: policyFile });
+      const res = await chat({ prompt }); // unscoped: the question is embedded
       expect(res.status).toBe(200);
       const reader = res.body!.getReader();
       const first = await reader.read();

@@ -1,28 +1,37 @@
 import type OpenAI from 'openai';
 import type { z } from 'zod';
-import type { ChatMessage } from '../../../shared/contracts/chat';
+import type { ChatMessage, ChatMode, ChatSource } from '../../../shared/contracts/chat';
 import type {
+  ChatContext,
   knowledgeService,
   QueryResult as QueryResultSchema,
 } from '../../../shared/contracts/knowledge';
 import type { Logger } from '../../../shared/log/logger';
 import { sseEvent, type RpcClientOf } from '../../../shared/service';
 import type { AnswerSettings } from './config';
-import { buildPrompt, NO_RELEVANT_KNOWLEDGE, SYSTEM_MESSAGE } from './prompt';
+import { citedPages } from './citations';
+import { languageOf, type ErrorCode, type Language } from './language';
+import { buildFilesPrompt, buildPrompt, pageMarker, systemMessage } from './prompt';
 
 /** The spec's fixed figures: results asked of knowledge, tokens and temperature. */
 export const TOP_RESULTS = 10;
 export const MAX_TOKENS = 4096;
 export const TEMPERATURE = 0.2;
 
-// Short and non-leaking: the cause goes to the log with the request id.
-export const KNOWLEDGE_UNAVAILABLE = 'Sorry, the knowledge base is unavailable right now.';
-export const MODEL_FAILED = 'Sorry, the answer could not be completed. Please try again.';
+type Message = z.output<typeof ChatMessage>;
+type Source = z.output<typeof ChatSource>;
+type Mode = z.output<typeof ChatMode>;
+type QueryResult = z.output<typeof QueryResultSchema>;
+type Context = z.output<typeof ChatContext>;
+
+/** What knowledge was asked, already under way: the whole base, or chosen files. */
+export type Retrieval =
+  { scope: 'all'; results: Promise<QueryResult[]> } | { scope: 'files'; context: Promise<Context> };
 
 export interface AnswerRequest {
   prompt: string;
   /** The retrieval, already under way: it runs while the stream opens (see startRetrieval). */
-  retrieval: Promise<QueryResult[]>;
+  retrieval: Retrieval;
   requestId: string;
   signal: AbortSignal;
   log: Logger;
@@ -34,72 +43,112 @@ export interface AnswerDeps {
   settings: AnswerSettings;
 }
 
-type Message = z.output<typeof ChatMessage>;
-
-type QueryResult = z.output<typeof QueryResultSchema>;
-
 /**
- * Asks knowledge for the best chunks (the spec's QueryReq: Text = prompt, Top = 10) at once,
- * so that the retrieval runs while the token's session is settled and the stream opens.
+ * Asks knowledge at once, so that the retrieval runs while the token's session is settled and
+ * the stream opens. Without files: the spec's QueryReq (Text = prompt, Top = 10). With files:
+ * their text in one call (whole when it fits the budget, else the pages of the best chunks).
  */
 export function startRetrieval(
   knowledge: RpcClientOf<typeof knowledgeService>,
   prompt: string,
   fileIds: string[] | undefined,
-): Promise<QueryResult[]> {
-  const retrieval = knowledge.GetQuery({
-    text: prompt,
-    top: TOP_RESULTS,
-    file_id: fileIds?.join(','),
-  });
-  retrieval.catch(() => undefined); // observed by answer(), unless the call is refused first
-  return retrieval;
+  settings: Pick<AnswerSettings, 'contextChars' | 'filesTop'>,
+): Retrieval {
+  const started = fileIds
+    ? {
+        scope: 'files' as const,
+        context: knowledge.GetContext({
+          text: prompt,
+          file_id: fileIds.join(','),
+          max_chars: settings.contextChars,
+          top: settings.filesTop,
+        }),
+      }
+    : {
+        scope: 'all' as const,
+        results: knowledge.GetQuery({ text: prompt, top: TOP_RESULTS }),
+      };
+  // Observed by answer(), unless the call is refused first.
+  (started.scope === 'files' ? started.context : started.results).catch(() => undefined);
+  return started;
+}
+
+/** The prompt to send, and how its sources are told once the answer is known. */
+interface Prepared {
+  mode: Mode;
+  prompt: string;
+  sources: (answer: string) => Source[];
+}
+
+class Refusal {
+  constructor(readonly code: ErrorCode) {}
 }
 
 /**
  * The spec's chat behaviour, in order: retrieve (Top 10), keep similarity ≥ threshold, refuse
  * when nothing is left, build the prompt, echo it, stream the model's answer chunk by chunk,
- * then the sources and `done`. Every path ends with `done` or one `error` message.
+ * then the sources and `done`. A chat limited to files reads their text instead (see
+ * `prepareFiles`). Every path ends with `done` or one `error` message, in the question's
+ * language.
  */
 export async function* answer(request: AnswerRequest, deps: AnswerDeps) {
+  const language = languageOf(request.prompt);
+  const error = (code: ErrorCode): Message => ({
+    content: deps.settings.errorTexts[language][code],
+    request_id: request.requestId,
+    type: 'error',
+    code,
+  });
+  try {
+    yield* answerIn(language, request, deps, error);
+  } catch (err) {
+    // Unforeseen: still the one error message, in the question's language.
+    if (request.signal.aborted) return;
+    request.log.error('chat failed', { error: String(err) });
+    yield error('model_failed');
+  }
+}
+
+async function* answerIn(
+  language: Language,
+  request: AnswerRequest,
+  deps: AnswerDeps,
+  error: (code: ErrorCode) => Message,
+) {
   const { log, requestId } = request;
-  const message = (type: 'content' | 'error', content: string): Message => ({
-    content,
+  const content = (text: string): Message => ({
+    content: text,
     request_id: requestId,
-    type,
+    type: 'content',
   });
 
-  let results;
+  let prepared: Prepared | Refusal;
   try {
-    results = await request.retrieval;
+    prepared =
+      request.retrieval.scope === 'all'
+        ? prepareAll(request.prompt, await request.retrieval.results, language, deps, log)
+        : prepareFiles(request.prompt, await request.retrieval.context, language, log);
   } catch (err) {
     log.error('knowledge query failed', { error: String(err) });
-    yield message('error', KNOWLEDGE_UNAVAILABLE);
+    yield error('knowledge_unavailable');
+    return;
+  }
+  if (prepared instanceof Refusal) {
+    yield error(prepared.code);
     return;
   }
 
-  const kept = results.filter((r) => r.similarity >= deps.settings.minSimilarity);
-  if (kept.length === 0) {
-    log.warn('no relevant knowledge: refused without asking the model', {
-      retrieved: results.length,
-      best_similarity: results[0]?.similarity ?? null,
-      threshold: deps.settings.minSimilarity,
-    });
-    yield message('error', NO_RELEVANT_KNOWLEDGE);
-    return;
-  }
-
-  const prompt = buildPrompt(request.prompt, kept);
-  if (deps.settings.echoPrompt) yield message('content', prompt);
+  if (deps.settings.echoPrompt) yield content(prepared.prompt);
 
   let usage: OpenAI.CompletionUsage | undefined;
+  let answerText = '';
   try {
     const stream = await deps.model.chat.completions.create(
       {
         model: deps.chatModel,
         messages: [
-          { role: 'system', content: SYSTEM_MESSAGE },
-          { role: 'user', content: prompt },
+          { role: 'system', content: systemMessage(language) },
+          { role: 'user', content: prepared.prompt },
         ],
         max_tokens: MAX_TOKENS,
         temperature: TEMPERATURE,
@@ -110,7 +159,10 @@ export async function* answer(request: AnswerRequest, deps: AnswerDeps) {
     );
     for await (const chunk of stream) {
       const delta = chunk.choices[0]?.delta?.content;
-      if (delta) yield message('content', delta);
+      if (delta) {
+        answerText += delta;
+        yield content(delta);
+      }
       if (chunk.usage) usage = chunk.usage;
     }
   } catch (err) {
@@ -119,21 +171,15 @@ export async function* answer(request: AnswerRequest, deps: AnswerDeps) {
       return;
     }
     log.error('model request failed', { error: String(err) });
-    yield message('error', MODEL_FAILED);
+    yield error('model_failed');
     return;
   }
 
-  yield sseEvent(
-    'sources',
-    kept.map(({ file_id, file_name, page, similarity }) => ({
-      file_id,
-      file_name,
-      page,
-      similarity,
-    })),
-  );
+  yield sseEvent('sources', prepared.sources(answerText));
   yield sseEvent('done', {
     request_id: requestId,
+    mode: prepared.mode,
+    language,
     ...(usage
       ? {
           usage: {
@@ -144,4 +190,78 @@ export async function* answer(request: AnswerRequest, deps: AnswerDeps) {
         }
       : {}),
   });
+}
+
+/** The spec's path: the kept results (similarity ≥ threshold), or the refusal. */
+function prepareAll(
+  question: string,
+  results: QueryResult[],
+  language: Language,
+  deps: AnswerDeps,
+  log: Logger,
+): Prepared | Refusal {
+  const kept = results.filter((r) => r.similarity >= deps.settings.minSimilarity);
+  if (kept.length === 0) {
+    log.warn('no relevant knowledge: refused without asking the model', {
+      retrieved: results.length,
+      best_similarity: results[0]?.similarity ?? null,
+      threshold: deps.settings.minSimilarity,
+    });
+    return new Refusal('no_relevant_knowledge');
+  }
+  const sources = kept.map(({ file_id, file_name, page, similarity }) => ({
+    file_id,
+    file_name,
+    page,
+    similarity,
+  }));
+  return {
+    mode: 'retrieval',
+    prompt: buildPrompt(question, kept, language),
+    sources: () => sources,
+  };
+}
+
+/**
+ * A chat limited to files: the user chose the source, so there is no similarity refusal while
+ * the files have text. Sources are the pages the answer cites, or every page given when it
+ * cites none.
+ */
+function prepareFiles(
+  question: string,
+  context: Context,
+  language: Language,
+  log: Logger,
+): Prepared | Refusal {
+  if (context.files.length === 0) {
+    log.warn('chat limited to files of which none is ready');
+    return new Refusal('files_unavailable');
+  }
+  if (context.pages.length === 0) {
+    log.warn('chat limited to files: no page fits the context budget', {
+      total_chars: context.total_chars,
+    });
+    return new Refusal('no_relevant_knowledge');
+  }
+  const mode: Mode = context.mode === 'full' ? 'full_text' : 'file_retrieval';
+  log.info('chat limited to files', {
+    mode,
+    files: context.files.length,
+    pages: context.pages.length,
+    total_chars: context.total_chars,
+  });
+  const pages = context.pages;
+  return {
+    mode,
+    prompt: buildFilesPrompt(question, pages, language, context.mode === 'full'),
+    sources: (answer) => {
+      const cited = citedPages(answer, pages.map(pageMarker));
+      return (cited.length > 0 ? cited.map((i) => pages[i]!) : pages).map((page) => ({
+        file_id: page.file_id,
+        file_name: page.file_name,
+        page: page.page,
+        similarity: page.similarity,
+      }));
+    },
+  };
 }

@@ -28,8 +28,11 @@ export const chat = translations({
     writing: 'Writing the answer…',
     context: 'Prompt and retrieved context',
     sources: 'Sources',
-    sourceMeta: (page: number, similarity: number) =>
-      `page ${formatInteger(page)} · similarity ${formatDecimal2(similarity)}`,
+    // Null similarity: the page was given whole (a chat limited to files that fit).
+    sourceMeta: (page: number, similarity: number | null) =>
+      similarity === null
+        ? `page ${formatInteger(page)}`
+        : `page ${formatInteger(page)} · similarity ${formatDecimal2(similarity)}`,
     noAnswer: 'No answer. ',
     stopped: 'Stopped. ',
     failed: 'Failed. ',
@@ -70,7 +73,9 @@ export const chat = translations({
     context: '提示词与检索到的上下文',
     sources: '出处',
     sourceMeta: (page, similarity) =>
-      `第 ${formatInteger(page)} 页 · 相似度 ${formatDecimal2(similarity)}`,
+      similarity === null
+        ? `第 ${formatInteger(page)} 页`
+        : `第 ${formatInteger(page)} 页 · 相似度 ${formatDecimal2(similarity)}`,
     noAnswer: '无法回答。',
     stopped: '已停止。',
     failed: '失败。',
