@@ -1,6 +1,11 @@
 import { exports } from 'cloudflare:workers';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { ENGLISH_POLICY_FIXTURE, makeTextPdf } from '../../dev/fixtures/pdf-builder';
+import {
+  CHINESE_POLICY_FIXTURE,
+  ENGLISH_POLICY_FIXTURE,
+  makeTextPdf,
+} from '../../dev/fixtures/pdf-builder';
+import { CHINESE_LEAD_IN } from '../../dev/stack/offline-model/answer';
 import { readSse } from '../../shared/service';
 import { DEFAULT_ERROR_TEXTS } from '../../workers/chat/src/language';
 import { systemMessage } from '../../workers/chat/src/prompt';
@@ -357,5 +362,275 @@ describe('request checks', () => {
     const long = await chat({ prompt: 'x'.repeat(4001) });
     expect(long.status).toBe(413);
     expect((await long.json<{ code: string }>()).code).toBe('prompt_too_long');
+  });
+});
+
+/** A page of varied English prose (no line repeats across pages, so none reads as a footer). */
+function proseParagraph(seed: number, sentences: number): string {
+  const words =
+    'harbour ledger tariff orchard lantern mill quarry granary tollgate beacon cistern foundry ' +
+    'meadow cooper tannery wharf chandler kiln spinney weir causeway almshouse turnpike guild ' +
+    'saltpan brewery vestry smithy pinfold dovecote'.split(' ');
+  let state = seed;
+  const next = () => (state = (state * 1103515245 + 12345) % 2147483648);
+  const out: string[] = [];
+  for (let i = 0; i < sentences; i += 1) {
+    const pick = () => words[next() % words.length]!;
+    out.push(
+      `The ${pick()} near the ${pick()} keeps a ${pick()} record for the ${pick()} and the ${pick()} of the ${pick()} district.`,
+    );
+  }
+  return out.join(' ');
+}
+
+/** Each marked page of an echoed files prompt: marker → the text under it. */
+function markedPages(prompt: string): Map<string, string> {
+  const context = prompt.slice(
+    prompt.indexOf('<context>\n') + 10,
+    prompt.lastIndexOf('\n</context>'),
+  );
+  const parts = context.split(/^(\[[^\]\n]+ p\. \d+(?: \(excerpts\))?\])\n/m).slice(1);
+  const pages = new Map<string, string>();
+  for (let i = 0; i < parts.length; i += 2)
+    pages.set(parts[i]!, parts[i + 1]!.replace(/\n\n$/, ''));
+  return pages;
+}
+
+async function pageTexts(fileId: string): Promise<string[]> {
+  const res = await exports.default.fetch(
+    new Request(`${BASE}/moduleknowledge/list?file_id=${fileId}&with_content=true`, {
+      headers: { Authorization: `Bearer ${token}` },
+    }),
+  );
+  const [file] = (await res.json<{ data: { content: string }[] }>()).data;
+  return file!.content.split('\f');
+}
+
+const messagesOf = (all: Event[]) =>
+  all.filter((e) => e.event === 'message').map((e) => e.data as Message);
+const answerOf = (all: Event[]) =>
+  messagesOf(all)
+    .slice(1)
+    .map((m) => m.content)
+    .join('');
+
+describe('a chat limited to files (issue 13 §1)', () => {
+  // Pinned far from every chunk: unscoped, this question is refused by the threshold rule.
+  const SUMMARY = 'Summarise this document, please';
+  const pinFar = (text: string) => control('/embeddings', { text, vector: unit(0, 0, 0, 1) });
+
+  it('gives the whole text of a file that fits, page-marked, with no similarity refusal', async () => {
+    await pinFar(SUMMARY);
+    const unscoped = await events(await chat({ prompt: SUMMARY }));
+    expect(unscoped).toHaveLength(1);
+    expect(unscoped[0]!.data).toMatchObject({ type: 'error', code: 'no_relevant_knowledge' });
+
+    const all = await events(await chat({ prompt: SUMMARY, file_id: policyFile }));
+    const [echo] = messagesOf(all);
+    const pages = markedPages(echo!.content);
+    const texts = await pageTexts(policyFile);
+    expect([...pages.keys()]).toEqual([
+      '[charter.pdf p. 1]',
+      '[charter.pdf p. 2]',
+      '[charter.pdf p. 3]',
+    ]);
+    expect([...pages.values()]).toEqual(texts);
+    expect(all.at(-1)).toMatchObject({
+      event: 'done',
+      data: { mode: 'full_text', language: 'en' },
+    });
+    // The model saw the page markers: its points cite them.
+    expect(answerOf(all)).toMatch(/^1\. .*\[charter\.pdf p\. 1\]\n2\. .*\[charter\.pdf p\. 2\]/);
+  });
+
+  it('lists the cited pages as sources', async () => {
+    const all = await events(
+      await chat({
+        prompt: 'Who is eligible for the Tessaly Housing Subsidy?',
+        file_id: policyFile,
+      }),
+    );
+    const answer = answerOf(all);
+    expect(answer).toContain('[charter.pdf p. 2]');
+    const sources = all.find((e) => e.event === 'sources')!.data as { page: number }[];
+    const cited = [...answer.matchAll(/\[charter\.pdf p\. (\d)\]/g)].map((m) => Number(m[1]));
+    expect(sources.map((s) => s.page)).toEqual([...new Set(cited)]);
+    expect(sources[0]).toEqual({
+      file_id: policyFile,
+      file_name: 'charter.pdf',
+      page: 2,
+      similarity: null,
+    });
+  });
+
+  it('takes file_id as a comma-joined string or as a list', async () => {
+    for (const fileId of [`${policyFile},${probeFile}`, [policyFile, probeFile]]) {
+      const all = await events(await chat({ prompt: 'Marrowbank refund rules', file_id: fileId }));
+      const pages = markedPages(messagesOf(all)[0]!.content);
+      expect([...pages.keys()]).toEqual([
+        '[charter.pdf p. 1]',
+        '[charter.pdf p. 2]',
+        '[charter.pdf p. 3]',
+        '[probe.pdf p. 1]',
+      ]);
+      expect(all.at(-1)!.data).toMatchObject({ mode: 'full_text' });
+    }
+  });
+
+  it('files that do not exist: one error message with its code', async () => {
+    const all = await events(await chat({ prompt: SUMMARY, file_id: crypto.randomUUID() }));
+    expect(all).toEqual([
+      {
+        event: 'message',
+        data: {
+          content: DEFAULT_ERROR_TEXTS.en.files_unavailable,
+          request_id: expect.any(String),
+          type: 'error',
+          code: 'files_unavailable',
+        },
+      },
+    ]);
+  });
+
+  it('files longer than CHAT_CONTEXT_CHARS: whole pages of the best chunks, the mode said', async () => {
+    // 24 pages of about 1,400 characters: more than the 24,000 the test stack allows.
+    const pagesIn = Array.from({ length: 24 }, (_, i) =>
+      i === 8
+        ? `${proseParagraph(i + 1, 10)} The Quillford ferry levy is seventeen crowns per crossing. ${proseParagraph(99, 8)}`
+        : proseParagraph(i + 1, 19),
+    );
+    const longFile = await upload(pagesIn, 'long.pdf');
+    const texts = await pageTexts(longFile);
+    expect(texts.join('').length).toBeGreaterThan(24_000);
+
+    const all = await events(
+      await chat({ prompt: 'What is the Quillford ferry levy?', file_id: longFile }),
+    );
+    expect(all.at(-1)).toMatchObject({ event: 'done', data: { mode: 'file_retrieval' } });
+    const pages = markedPages(messagesOf(all)[0]!.content);
+    expect(pages.has('[long.pdf p. 9]')).toBe(true);
+    expect(pages.size).toBeLessThan(24);
+    let total = 0;
+    for (const [marker, text] of pages) {
+      // Never cut mid-page: each page given is the page's whole text.
+      const page = Number(/p\. (\d+)/.exec(marker)![1]);
+      expect(marker).not.toContain('excerpts');
+      expect(text).toBe(texts[page - 1]);
+      total += [...text].length;
+    }
+    expect(total).toBeLessThanOrEqual(24_000);
+    expect(answerOf(all)).toContain('seventeen crowns');
+  });
+});
+
+describe('the question’s language (issue 13 §2)', () => {
+  let chineseFile = '';
+  beforeAll(async () => {
+    chineseFile = await upload(
+      CHINESE_POLICY_FIXTURE.pages.map((p) => `${p}\n对话测试 ${crypto.randomUUID()}`),
+      '青禾政策.pdf',
+    );
+  });
+
+  it('a Chinese question the knowledge base cannot answer: the Chinese refusal', async () => {
+    const prompt = '火星基地的氧气配额是多少？';
+    await control('/embeddings', { text: prompt, vector: unit(0, 0, 0, 1) });
+    const all = await events(await chat({ prompt }));
+    expect(all).toEqual([
+      {
+        event: 'message',
+        data: {
+          content: '非常抱歉，未能检索到相关信息，无法回答',
+          request_id: expect.any(String),
+          type: 'error',
+          code: 'no_relevant_knowledge',
+        },
+      },
+    ]);
+  });
+
+  it('an English one: the English refusal', async () => {
+    const prompt = 'What is the oxygen quota of the Mars base?';
+    await control('/embeddings', { text: prompt, vector: unit(0, 0, 0, 1) });
+    const all = await events(await chat({ prompt }));
+    expect(all).toEqual([
+      {
+        event: 'message',
+        data: {
+          content: 'Sorry, no relevant information was found, so no answer can be given.',
+          request_id: expect.any(String),
+          type: 'error',
+          code: 'no_relevant_knowledge',
+        },
+      },
+    ]);
+  });
+
+  it('a Chinese question gets a Chinese answer, asked for in the system message', async () => {
+    const all = await events(
+      await chat({ prompt: '住房补贴的标准是多少？', file_id: chineseFile }),
+    );
+    const answer = answerOf(all);
+    expect(answer.startsWith(`${CHINESE_LEAD_IN}\n1. `)).toBe(true);
+    expect(answer).toContain('每月1200元');
+    expect(answer).toContain('[青禾政策.pdf p. 1]');
+    expect(all.at(-1)!.data).toMatchObject({ mode: 'full_text', language: 'zh' });
+    const [request] = await recorded('/v1/chat/completions');
+    const messages = (request!.body as { messages: { content: string }[] }).messages;
+    expect(messages[0]!.content).toBe(systemMessage('zh'));
+    expect(messages[0]!.content).toMatch(/Answer in Chinese/);
+    expect(messages[1]!.content).toMatch(/Answer in Chinese/);
+  });
+
+  it('“总结这份文件的主要措施” over a chosen file: answered in Chinese, never refused', async () => {
+    const prompt = '总结这份文件的主要措施';
+    await control('/embeddings', { text: prompt, vector: unit(0, 0, 0, 1) });
+    const unscoped = await events(await chat({ prompt }));
+    expect(unscoped[0]!.data).toMatchObject({ type: 'error', code: 'no_relevant_knowledge' });
+    const all = await events(await chat({ prompt, file_id: chineseFile }));
+    expect(all.at(-1)).toMatchObject({
+      event: 'done',
+      data: { mode: 'full_text', language: 'zh' },
+    });
+    // Points citing pages, in Chinese.
+    const answer = answerOf(all);
+    expect(answer.startsWith(`${CHINESE_LEAD_IN}\n1. `)).toBe(true);
+    expect(answer).toMatch(/^1\. .*\[青禾政策\.pdf p\. 1\]$/m);
+    expect(answer).toContain('[青禾政策.pdf p. 2]');
+  });
+
+  it('an English question about a Chinese file: in English', async () => {
+    const all = await events(
+      await chat({ prompt: 'What does the housing subsidy pay?', file_id: chineseFile }),
+    );
+    expect(answerOf(all)).not.toContain(CHINESE_LEAD_IN);
+    expect(all.at(-1)!.data).toMatchObject({ language: 'en' });
+  });
+
+  it('error messages follow the question’s language and carry a stable code', async () => {
+    await control('/fail', { path: '/v1/chat/completions', times: 5, status: 503 });
+    const failed = await events(
+      await chat({ prompt: '住房补贴的标准是多少？', file_id: chineseFile }),
+    );
+    expect(failed.at(-1)!.data).toEqual({
+      content: '非常抱歉，回答未能完成，请重试',
+      request_id: expect.any(String),
+      type: 'error',
+      code: 'model_failed',
+    });
+    await control('/reset', {});
+    await control('/fail', { path: '/v1/embeddings', times: 10, status: 500 });
+    const down = await events(await chat({ prompt: '住房补贴的标准是多少？' }));
+    expect(down).toEqual([
+      {
+        event: 'message',
+        data: {
+          content: '非常抱歉，知识库暂时不可用',
+          request_id: expect.any(String),
+          type: 'error',
+          code: 'knowledge_unavailable',
+        },
+      },
+    ]);
   });
 });

@@ -336,6 +336,8 @@ export function extractiveAnswer(messages: ChatMessageLike[]): string {
   const { question, items } = parsePrompt(messages);
   const asked = askedLanguage(messages);
   const chinese = asked ? asked === 'zh' : isMostlyCjk(question);
+  const lead = asked === 'zh' ? `${CHINESE_LEAD_IN}\n` : '';
+  if (SUMMARY.test(question) && items.length > 0) return lead + summaryPoints(items);
   const ranked = rankSentences(question, items);
   const best = ranked[0];
   if (!best) return chinese ? I_DONT_KNOW_ZH : I_DONT_KNOW_EN;
@@ -349,7 +351,25 @@ export function extractiveAnswer(messages: ChatMessageLike[]): string {
     chosen.push(s);
   }
   const points = chosen.map((s, i) => `${i + 1}. ${shorten(s.sentence)} [${s.cite}]`).join('\n');
-  return asked === 'zh' ? `${CHINESE_LEAD_IN}\n${points}` : points;
+  return lead + points;
+}
+
+/** A question asking for a summary or the main points rather than a fact. */
+const SUMMARY =
+  /summar|overview|main (?:points|measures)|key points|总结|概括|概述|摘要|主要措施|要点/i;
+/** At most this many points in a summary. */
+const MAX_SUMMARY_POINTS = 5;
+
+/** A summary: the first sentence of each item (the first items), each citing its item. */
+function summaryPoints(items: ContextItem[]): string {
+  return items
+    .map((item) => ({ item, sentence: splitSentences(item.text)[0] }))
+    .filter((p): p is { item: ContextItem; sentence: string } => Boolean(p.sentence))
+    .slice(0, MAX_SUMMARY_POINTS)
+    .map(
+      ({ item, sentence }, i) => `${i + 1}. ${shorten(sentence)} [${item.cite ?? String(item.n)}]`,
+    )
+    .join('\n');
 }
 
 const PIECE_RE =
