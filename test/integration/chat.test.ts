@@ -477,6 +477,39 @@ describe('a chat limited to files (issue 13 §1)', () => {
     }
   });
 
+  it('knowledge’s GetContext (HTTP too): whole pages within max_chars, logged-in users only', async () => {
+    const texts = await pageTexts(policyFile);
+    const url = `${BASE}/moduleknowledge/context?text=${encodeURIComponent('Tessaly Housing Subsidy')}&file_id=${policyFile}&max_chars=700&top=5`;
+    const res = await exports.default.fetch(
+      new Request(url, { headers: { Authorization: `Bearer ${token}` } }),
+    );
+    expect(res.status).toBe(200);
+    const { data } = await res.json<{
+      data: {
+        mode: string;
+        total_chars: number;
+        files: { id: string }[];
+        pages: { page: number; text: string; excerpt: boolean; similarity: number | null }[];
+      };
+    }>();
+    expect(data.mode).toBe('retrieval');
+    expect(data.total_chars).toBe(texts.join('').length);
+    expect(data.files.map((f) => f.id)).toEqual([policyFile]);
+    expect(data.pages[0]).toMatchObject({ page: 2, excerpt: false, text: texts[1] });
+    expect(data.pages.reduce((n, p) => n + p.text.length, 0)).toBeLessThanOrEqual(700);
+    for (const page of data.pages.filter((p) => !p.excerpt))
+      expect(page.text).toBe(texts[page.page - 1]);
+
+    const refused = await exports.default.fetch(new Request(url));
+    expect(refused.status).toBe(401);
+    const empty = await exports.default.fetch(
+      new Request(`${BASE}/moduleknowledge/context?text=x&file_id=`, {
+        headers: { Authorization: `Bearer ${token}` },
+      }),
+    );
+    expect(empty.status).toBe(400);
+  });
+
   it('files that do not exist: one error message with its code', async () => {
     const all = await events(await chat({ prompt: SUMMARY, file_id: crypto.randomUUID() }));
     expect(all).toEqual([
