@@ -118,7 +118,8 @@ describe('answering from the knowledge base', () => {
     const messages = all.filter((e) => e.event === 'message').map((e) => e.data as Message);
     expect(messages.length).toBeGreaterThan(2);
     expect(messages.every((m) => m.type === 'content' && m.request_id === requestId)).toBe(true);
-    expect(messages[0]!.content).toContain('<context>');
+    // The echo, with tag openers neutralised (CHAT_NEUTRALISE_MARKUP).
+    expect(messages[0]!.content).toContain('＜context>');
     expect(messages[0]!.content).toContain('Marrowbank');
     const answer = messages
       .slice(1)
@@ -367,10 +368,11 @@ describe('request checks', () => {
 
 /** A page of varied English prose (no line repeats across pages, so none reads as a footer). */
 function proseParagraph(seed: number, sentences: number): string {
-  const words =
+  const words = (
     'harbour ledger tariff orchard lantern mill quarry granary tollgate beacon cistern foundry ' +
     'meadow cooper tannery wharf chandler kiln spinney weir causeway almshouse turnpike guild ' +
-    'saltpan brewery vestry smithy pinfold dovecote'.split(' ');
+    'saltpan brewery vestry smithy pinfold dovecote'
+  ).split(' ');
   let state = seed;
   const next = () => (state = (state * 1103515245 + 12345) % 2147483648);
   const out: string[] = [];
@@ -386,8 +388,8 @@ function proseParagraph(seed: number, sentences: number): string {
 /** Each marked page of an echoed files prompt: marker → the text under it. */
 function markedPages(prompt: string): Map<string, string> {
   const context = prompt.slice(
-    prompt.indexOf('<context>\n') + 10,
-    prompt.lastIndexOf('\n</context>'),
+    prompt.indexOf('＜context>\n') + 10,
+    prompt.lastIndexOf('\n＜/context>'),
   );
   const parts = context.split(/^(\[[^\]\n]+ p\. \d+(?: \(excerpts\))?\])\n/m).slice(1);
   const pages = new Map<string, string>();
@@ -545,14 +547,40 @@ describe('a chat limited to files (issue 13 §1)', () => {
     expect(pages.size).toBeLessThan(24);
     let total = 0;
     for (const [marker, text] of pages) {
-      // Never cut mid-page: each page given is the page's whole text.
+      // Never cut mid-page: a page is given whole, or (marked) as its retrieved chunks, each whole.
       const page = Number(/p\. (\d+)/.exec(marker)![1]);
-      expect(marker).not.toContain('excerpts');
-      expect(text).toBe(texts[page - 1]);
+      if (marker.endsWith('(excerpts)]')) {
+        for (const piece of text.split('\n…\n')) expect(texts[page - 1]).toContain(piece);
+      } else {
+        expect(text).toBe(texts[page - 1]);
+      }
       total += [...text].length;
     }
     expect(total).toBeLessThanOrEqual(24_000);
     expect(answerOf(all)).toContain('seventeen crowns');
+  });
+});
+
+describe('document text never reaches a client as live markup (issue 13 §5)', () => {
+  it('the echo and the answer carry no tag; the model still gets the text as it is', async () => {
+    const attack = '<img src=x onerror=alert(document.cookie)>';
+    const file = await upload(
+      [
+        `The Pellmore toll is 4 crowns. ${attack} The Pellmore toll is paid at the gate. ${crypto.randomUUID()}`,
+      ],
+      'hostile.pdf',
+    );
+    const all = await events(
+      await chat({ prompt: 'How much is the Pellmore toll?', file_id: file }),
+    );
+    const stream = messagesOf(all)
+      .map((m) => m.content)
+      .join('');
+    expect(stream).toContain('Pellmore');
+    expect(stream).not.toMatch(/<[a-z/!?]/i);
+    expect(stream).toContain('＜img src=x onerror=alert(document.cookie)>');
+    const [request] = await recorded('/v1/chat/completions');
+    expect(JSON.stringify(request!.body)).toContain(attack);
   });
 });
 

@@ -14,6 +14,7 @@ interface __BaseEnv_ChatEnv {
 	CHAT_CONTEXT_CHARS: string;
 	CHAT_FILES_TOP: string;
 	CHAT_MESSAGES: string;
+	CHAT_NEUTRALISE_MARKUP: string;
 	AUTH_ISSUER: string;
 	AUTH_AUDIENCE: string;
 	TOKEN_TTL_SECONDS: string;

@@ -10,6 +10,7 @@ import type { Logger } from '../../../shared/log/logger';
 import { sseEvent, type RpcClientOf } from '../../../shared/service';
 import type { AnswerSettings } from './config';
 import { citedPages } from './citations';
+import { markupNeutraliser, neutraliseMarkup } from './markup';
 import { languageOf, type ErrorCode, type Language } from './language';
 import { buildFilesPrompt, buildPrompt, pageMarker, systemMessage } from './prompt';
 
@@ -138,12 +139,17 @@ async function* answerIn(
     return;
   }
 
-  if (deps.settings.echoPrompt) yield content(prepared.prompt);
+  // Document and model text never reach a client as live markup (see markup.ts).
+  const safe = deps.settings.neutraliseMarkup;
+  if (deps.settings.echoPrompt) {
+    yield content(safe ? neutraliseMarkup(prepared.prompt) : prepared.prompt);
+  }
+  const stream = markupNeutraliser();
 
   let usage: OpenAI.CompletionUsage | undefined;
   let answerText = '';
   try {
-    const stream = await deps.model.chat.completions.create(
+    const completion = await deps.model.chat.completions.create(
       {
         model: deps.chatModel,
         messages: [
@@ -157,14 +163,17 @@ async function* answerIn(
       },
       { signal: request.signal, timeout: deps.settings.modelTimeoutMs, maxRetries: 0 },
     );
-    for await (const chunk of stream) {
+    for await (const chunk of completion) {
       const delta = chunk.choices[0]?.delta?.content;
       if (delta) {
         answerText += delta;
-        yield content(delta);
+        const text = safe ? stream.push(delta) : delta;
+        if (text) yield content(text);
       }
       if (chunk.usage) usage = chunk.usage;
     }
+    const rest = stream.flush();
+    if (rest) yield content(rest);
   } catch (err) {
     if (request.signal.aborted) {
       log.info('client went away: model request aborted');

@@ -13,6 +13,7 @@ const answerConfig = z
     CHAT_CONTEXT_CHARS: positiveInt(24_000),
     CHAT_FILES_TOP: positiveInt(30),
     CHAT_MESSAGES: errorTextsConfig,
+    CHAT_NEUTRALISE_MARKUP: boolean(true),
   })
   .refine((env) => env.CHAT_MIN_SIMILARITY >= -1 && env.CHAT_MIN_SIMILARITY <= 1, {
     path: ['CHAT_MIN_SIMILARITY'],
@@ -35,6 +36,7 @@ const answerConfig = z
     contextChars: env.CHAT_CONTEXT_CHARS,
     filesTop: env.CHAT_FILES_TOP,
     errorTexts: env.CHAT_MESSAGES,
+    neutraliseMarkup: env.CHAT_NEUTRALISE_MARKUP,
   }));
 
 /** The chat module's one config loader. */
