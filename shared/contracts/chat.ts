@@ -83,14 +83,13 @@ Sources then list the pages the answer cites (all pages given when it cites none
           file_id: z
             .union([
               FileIds,
-              // The list form: ["id1", "id2"], as JSON clients naturally send it.
+              // The list form: ["id1", "id2"], as JSON clients naturally send it. An empty
+              // list is refused, as `,,,` is: leave the field out to search every file.
               z
                 .array(z.uuid())
+                .min(1)
                 .max(100)
-                .transform((ids) => {
-                  const distinct = [...new Set(ids.map((id) => id.toLowerCase()))];
-                  return distinct.length > 0 ? distinct : undefined;
-                }),
+                .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))]),
             ])
             .optional(),
         }),

@@ -131,11 +131,15 @@ is ready or failed. @handler(streamResponse)`,
     }),
     GetQuery: method({
       doc: `The chunks most similar to \`text\`, highest similarity first. Over RPC this is the
-spec's QueryReq: \`Text\` is \`text\`, \`Top\` is \`top\`. @grpc`,
+spec's QueryReq: \`Text\` is \`text\`, \`Top\` is \`top\`. The original's generated clients send
+\`retrieve_limit\` (an alias of \`top\`, which it overrides) and \`similarity_threshold\` (only
+results at least this similar, inclusive); both are accepted. @grpc`,
       params: {
         text: z.string().trim().min(1).max(8000),
         top: z.number().int().min(1).max(50).default(10),
         file_id: FileIds.optional(),
+        retrieve_limit: z.number().int().min(1).max(50).optional(),
+        similarity_threshold: z.number().min(-1).max(1).optional(),
       },
       output: z.array(QueryResult),
     }),

@@ -561,6 +561,37 @@ describe('a chat limited to files (issue 13 §1)', () => {
   });
 });
 
+describe('the original’s query parameters (issue 13 §4)', () => {
+  const query = async (params: string) => {
+    const res = await exports.default.fetch(
+      new Request(
+        `${BASE}/moduleknowledge/query?text=${encodeURIComponent(PROBE_TEXT)}&${params}`,
+        {
+          headers: { Authorization: `Bearer ${token}` },
+        },
+      ),
+    );
+    expect(res.status).toBe(200);
+    return (await res.json<{ data: { file_id: string; similarity: number }[] }>()).data;
+  };
+
+  it('retrieve_limit is top; similarity_threshold keeps results at least that similar', async () => {
+    expect(await query('retrieve_limit=2')).toHaveLength(2);
+    expect(await query('top=5&retrieve_limit=1')).toHaveLength(1);
+    // The probe's pinned vector is its own text's: similarity 1; nothing else comes near.
+    // (At the spec's breadth, 10: an isolated pinned vector is an approximate index's worst case.)
+    const kept = await query('retrieve_limit=10&similarity_threshold=0.99');
+    expect(kept).toEqual([expect.objectContaining({ file_id: probeFile })]);
+    expect(kept[0]!.similarity).toBeGreaterThanOrEqual(0.99);
+    const res = await exports.default.fetch(
+      new Request(`${BASE}/moduleknowledge/query?text=x&similarity_threshold=2`, {
+        headers: { Authorization: `Bearer ${token}` },
+      }),
+    );
+    expect(res.status).toBe(400);
+  });
+});
+
 describe('document text never reaches a client as live markup (issue 13 §5)', () => {
   it('the echo and the answer carry no tag; the model still gets the text as it is', async () => {
     const attack = '<img src=x onerror=alert(document.cookie)>';
@@ -679,19 +710,7 @@ describe('the question’s language (issue 13 §2)', () => {
       type: 'error',
       code: 'model_failed',
     });
-    await control('/reset', {});
-    await control('/fail', { path: '/v1/embeddings', times: 10, status: 500 });
-    const down = await events(await chat({ prompt: '住房补贴的标准是多少？' }));
-    expect(down).toEqual([
-      {
-        event: 'message',
-        data: {
-          content: '非常抱歉，知识库暂时不可用',
-          request_id: expect.any(String),
-          type: 'error',
-          code: 'knowledge_unavailable',
-        },
-      },
-    ]);
+    // Knowledge failing, in Chinese: answer.test.ts (failing the shared model's embeddings
+    // here would fail other files' uploads running at the same time).
   });
 });

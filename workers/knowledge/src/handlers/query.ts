@@ -7,11 +7,21 @@ import { nearestChunks } from '../store/files';
 
 /** The chunks nearest to the text, by cosine similarity, highest first. */
 export async function query(
-  params: { text: string; top: number; file_id?: string[] },
+  params: {
+    text: string;
+    top: number;
+    file_id?: string[];
+    retrieve_limit?: number;
+    similarity_threshold?: number;
+  },
   ctx: KnowledgeCall,
 ) {
   const vector = await embedQuestion(params.text, ctx);
-  return nearestChunks(knowledgeDb(ctx), vector, { top: params.top, fileIds: params.file_id });
+  // The original's names (its generated clients send them): the limit wins over `top`'s default.
+  const top = params.retrieve_limit ?? params.top;
+  const found = await nearestChunks(knowledgeDb(ctx), vector, { top, fileIds: params.file_id });
+  const min = params.similarity_threshold;
+  return min === undefined ? found : found.filter((r) => r.similarity >= min);
 }
 
 /** The question's embedding, padded to the column's width. */
