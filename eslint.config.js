@@ -20,7 +20,7 @@ export default tseslint.config(
     ignores: [
       'node_modules/',
       'dist/',
-      '.wrangler/',
+      '**/.wrangler/',
       '.data/',
       'migrations/',
       '**/worker-configuration.d.ts',

@@ -45,12 +45,14 @@ import { LOCAL_ADMIN } from '../dev/stack/seed.ts';
 import { CONSTANT_WEIGHT, embedText } from '../dev/stack/offline-model/lexical.ts';
 import { makeCorpus, makeQuestions } from './corpus.ts';
 import { stats, type Stats } from './stats.ts';
+import { measureIngestBudget } from './ingest-budget.ts';
+import { table } from './table.ts';
 import { loadNearestChunksQuery } from './nearest-chunks-query.ts';
 import { printRequestPaths } from './paths/report.ts';
 import { runRequestPaths } from './request-paths.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SECTIONS = ['ingest', 'query', 'paths'] as const;
+const SECTIONS = ['ingest', 'budget', 'query', 'paths'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values, positionals } = parseArgs({
@@ -147,15 +149,6 @@ process.on('SIGTERM', () => void exitWith(143, 'terminated'));
 // Statistics and output
 
 const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
-
-function table(header: string[], lines: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const format = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  return [format(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(format)].join(
-    '\n',
-  );
-}
 
 function log(message: string): void {
   console.log(`[${new Date().toISOString().slice(11, 19)}] ${message}`);
@@ -877,6 +870,13 @@ async function main(): Promise<void> {
     ingest = await runIngest();
     timings.ingest_s = round((performance.now() - ts) / 1000, 1);
     output.ingest = ingest;
+  }
+  if (sections.includes('budget')) {
+    const ts = performance.now();
+    output.budget = await measureIngestBudget(
+      path.join(root, 'bench-results', 'ingest-budget.json'),
+    );
+    timings.budget_s = round((performance.now() - ts) / 1000, 1);
   }
   if (sections.includes('query')) {
     const ts = performance.now();

@@ -59,6 +59,11 @@ const wrangler = spawn(
     '--persist-to',
     path.join(dataDir, 'wrangler'),
     '--show-interactive-dev-session=false',
+    // KBCHAT_INSPECTOR_PORT: the workers' V8 inspector (DevTools protocol), for the memory
+    // benchmark (npm run bench:ingest reads each step's heap from it).
+    ...(process.env.KBCHAT_INSPECTOR_PORT
+      ? ['--inspector-port', process.env.KBCHAT_INSPECTOR_PORT]
+      : []),
   ],
   { cwd: root, stdio: 'inherit', env: wranglerEnv(process.env) },
 );

@@ -11,8 +11,8 @@ export interface ServedResult extends RankedResult {
   content: string;
   /** Which ranked lists found it, e.g. ["vector","keyword"] (hybrid search servers only). */
   found_by?: string[];
-  vector_rank?: number;
-  keyword_rank?: number;
+  /** Its 1-based rank in each list that found it. */
+  ranks?: { vector?: number; keyword?: number };
 }
 
 export interface StoredFile {

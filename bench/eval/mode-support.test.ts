@@ -37,8 +37,8 @@ describe('judgeModeSupport', () => {
 
   it('trusts found_by when the results carry it', () => {
     const hybrid = [
-      result(1, { found_by: ['vector', 'keyword'], vector_rank: 1, keyword_rank: 3 }),
-      result(7, { found_by: ['keyword'], keyword_rank: 1 }),
+      result(1, { found_by: ['vector', 'keyword'], ranks: { vector: 1, keyword: 3 } }),
+      result(7, { found_by: ['keyword'], ranks: { keyword: 1 } }),
     ];
     const probes: ModeProbe[] = [{ vector: list(1, 2), asked: hybrid }];
     expect(judgeModeSupport('hybrid', probes).honoured).toBe(true);

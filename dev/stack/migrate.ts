@@ -3,18 +3,21 @@ import { neonConfig } from '@neondatabase/serverless';
 import { migrate } from 'drizzle-orm/neon-serverless/migrator';
 import ws from 'ws';
 import { openPool, type DatabaseSettings } from '../../shared/db/database.ts';
+import { backfillSearchTerms } from '../../workers/knowledge/src/db/backfill-search-terms.ts';
 
 const MIGRATIONS = path.resolve(import.meta.dirname, '../../migrations');
 
 /**
- * Applies every pending migration in migrations/ through the same driver the workers use.
- * The only place schema changes happen: never in a request handler.
+ * Applies every pending migration in migrations/ through the same driver the workers use,
+ * then the data steps SQL cannot do (chunks' keyword-search terms, made by the TypeScript
+ * tokenizer). The only place schema changes happen: never in a request handler.
  */
 export async function applyMigrations(settings: DatabaseSettings): Promise<void> {
   neonConfig.webSocketConstructor = ws;
   const { db, close } = openPool(settings, {});
   try {
     await migrate(db, { migrationsFolder: MIGRATIONS });
+    await backfillSearchTerms(db);
   } finally {
     await close();
   }

@@ -18,7 +18,10 @@ export const ChatMessage = z.object({
 export const ChatSource = z.object({
   file_id: z.uuid(),
   file_name: z.string(),
+  /** 1-based; the section's number for formats without pages. */
   page: z.number().int(),
+  /** For formats without pages: the section's heading path, when it has one. */
+  section: z.string().nullable().optional(),
   /** Of the retrieved chunk (or the page's best one); null for a page given whole (`full_text`). */
   similarity: z.number().nullable(),
 });
@@ -30,6 +33,18 @@ export const ChatSource = z.object({
  * for it: the whole pages of their most similar chunks).
  */
 export const ChatMode = enumOf(['retrieval', 'full_text', 'file_retrieval']);
+
+/**
+ * Why the chat refused: the best cosine similarity retrieved (null when nothing was), the
+ * threshold it had to reach (CHAT_MIN_SIMILARITY, inclusive) and the nearest candidates.
+ */
+export const ChatRefusal = z.object({
+  request_id: z.string(),
+  best_similarity: z.number().nullable(),
+  threshold: z.number(),
+  /** The few most similar chunks retrieved, highest similarity first. */
+  candidates: z.array(ChatSource),
+});
 
 export const ChatDone = z.object({
   request_id: z.string(),
@@ -65,11 +80,14 @@ export const chatService = defineService({
       doc: `Answers a prompt from the knowledge base only, streamed as Server-Sent Events.
 Each message is \`data: {"content","request_id","type"}\`: first the constructed prompt with its
 retrieved context (unless CHAT_ECHO_PROMPT is false), then the answer in chunks (type
-\`content\`). Then an \`event: sources\` message (file, page, similarity of each context item)
-and a final \`event: done\` (with the \`mode\` used and the answer's \`language\`). When nothing
-relevant is found, or anything fails, the stream ends with one message of type \`error\` (with
-a stable \`code\`) instead. Answers, refusals and errors are in the question's language
-(Chinese when it has Chinese characters, else English).
+\`content\`). Then an \`event: sources\` message (file, page — and section, for documents
+without pages — and similarity of each context item) and a final \`event: done\` (with the
+\`mode\` used and the answer's \`language\`). When nothing relevant is found, or anything fails,
+the stream ends with one message of type \`error\` (with a stable \`code\`) instead; when it
+refuses because nothing was similar enough, an \`event: refusal\` follows that message with the
+best similarity found, the threshold and the nearest candidates (file, page, similarity).
+Answers, refusals and errors are in the question's language (Chinese when it has Chinese
+characters, else English).
 
 \`file_id\` (ids joined by commas, or a list of ids) limits the chat to those files: when their
 whole text fits CHAT_CONTEXT_CHARS it is all given to the model, page-marked (\`[name p. 3]\`)
@@ -95,7 +113,7 @@ Sources then list the pages the answer cites (all pages given when it cites none
         }),
       },
       stream: ChatMessage,
-      events: { sources: z.array(ChatSource), done: ChatDone },
+      events: { sources: z.array(ChatSource), done: ChatDone, refusal: ChatRefusal },
     }),
   },
 });

@@ -44,9 +44,14 @@ export const UploadResult = z.object({
   duplicate: z.boolean(),
 });
 
+/** How a query searches: both lists fused (the default), or one of them alone. */
+export const SearchMode = z.enum(['hybrid', 'vector', 'keyword']);
+/** The ranked lists a result can come from. */
+export const SearchList = enumOf(['vector', 'keyword']);
+
 export const QueryResult = z.object({
   id: z.number().int(),
-  /** 1 − cosine distance. */
+  /** 1 − cosine distance, whichever list found the chunk (the chat threshold applies to it). */
   similarity: z.number(),
   content: z.string(),
   file_id: z.uuid(),
@@ -55,6 +60,10 @@ export const QueryResult = z.object({
   page: z.number().int(),
   /** For formats without pages: the section's heading path ("Eligibility › Income"), if any. */
   section: z.string().nullable(),
+  /** The lists that found the chunk: `vector` (embedding), `keyword` (full-text terms). */
+  found_by: z.array(SearchList),
+  /** The chunk's 1-based rank in each list that found it. */
+  ranks: z.object({ vector: z.number().int().optional(), keyword: z.number().int().optional() }),
 });
 
 /** One page (or section) of a chosen file, as chat puts it into a prompt. */
@@ -130,7 +139,12 @@ is ready or failed. @handler(streamResponse)`,
       output: z.array(KnowledgeFile),
     }),
     GetQuery: method({
-      doc: `The chunks most similar to \`text\`, highest similarity first. Over RPC this is the
+      doc: `The chunks that best match \`text\`. \`mode=vector\`: by embedding, highest cosine
+similarity first (the spec's query). \`mode=keyword\`: by full-text terms (words, codes and
+numbers as typed, Chinese as characters and character pairs), rarest shared terms first.
+\`mode=hybrid\` (the default): both lists fused by Reciprocal Rank Fusion (k = 60), so a chunk
+that either list ranks high comes first. Every result carries its cosine \`similarity\`,
+\`found_by\` (the lists that found it) and \`ranks\` (its rank in each). Over RPC this is the
 spec's QueryReq: \`Text\` is \`text\`, \`Top\` is \`top\`. The original's generated clients send
 \`retrieve_limit\` (an alias of \`top\`, which it overrides) and \`similarity_threshold\` (only
 results at least this similar, inclusive); both are accepted. @grpc`,
@@ -138,6 +152,7 @@ results at least this similar, inclusive); both are accepted. @grpc`,
         text: z.string().trim().min(1).max(8000),
         top: z.number().int().min(1).max(50).default(10),
         file_id: FileIds.optional(),
+        mode: SearchMode.default('hybrid'),
         retrieve_limit: z.number().int().min(1).max(50).optional(),
         similarity_threshold: z.number().min(-1).max(1).optional(),
       },

@@ -123,7 +123,7 @@ describe('the keyboard alone', () => {
 
       // Upload: the file picker opens from its button with Space (with Enter too in a browser;
       // a key pressed through the DevTools protocol is not a user activation for Enter).
-      await tabTo(page, 'Choose PDF files…', { back: true });
+      await tabTo(page, 'Choose documents…', { back: true });
       await step('the upload button');
       const chooser = page.waitForEvent('filechooser');
       await page.keyboard.press('Space');

@@ -18,6 +18,7 @@ import {
   logIn,
   paddedPdf,
   pdfFile,
+  PNG,
   slowUploadProxy,
   stack,
   unique,
@@ -79,14 +80,15 @@ describe('a super admin’s session on a desktop screen', () => {
     await screenshot(page, 'desktop-empty');
   });
 
-  it('uploads with the file picker, one row per file; a file that is no PDF is refused in plain words', async () => {
+  it('uploads with the file picker, one row per file; a file that is no document is refused in plain words', async () => {
     const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: 'Choose PDF files…' }).click();
+    await page.getByRole('button', { name: 'Choose documents…' }).click();
     await (
       await chooser
     ).setFiles([
       pdfFile(ENGLISH, ENGLISH_POLICY_FIXTURE.pages),
-      { name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('<html>notes</html>') },
+      // An image, whatever its name says: formats are told apart by their bytes.
+      { name: 'notes.pdf', mimeType: 'application/pdf', buffer: PNG },
     ]);
     const english = page.locator('.upload', { hasText: ENGLISH });
     const notes = page.locator('.upload', { hasText: 'notes.pdf' });
@@ -94,7 +96,7 @@ describe('a super admin’s session on a desktop screen', () => {
     expect(await english.locator('.upload-status').textContent()).toBe('Added: 3 pages, 4 chunks.');
     await expect.poll(() => notes.getAttribute('data-state')).toBe('failed');
     expect(await notes.locator('.upload-status').textContent()).toBe(
-      'The file is not a PDF document. Only PDF files can be uploaded.',
+      'The file is not a document the service can read. Upload a PDF, a Word document (.docx), HTML, Markdown or plain text.',
     );
     const row = page.locator('.file', { hasText: ENGLISH });
     await expect
@@ -107,7 +109,7 @@ describe('a super admin’s session on a desktop screen', () => {
 
   it('says when the same file was already there', async () => {
     const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: 'Choose PDF files…' }).click();
+    await page.getByRole('button', { name: 'Choose documents…' }).click();
     await (await chooser).setFiles([pdfFile('copy-of-charter.pdf', ENGLISH_POLICY_FIXTURE.pages)]);
     const copy = page.locator('.upload', { hasText: 'copy-of-charter.pdf' });
     await expect.poll(() => copy.getAttribute('data-state')).toBe('duplicate');
@@ -280,7 +282,7 @@ describe('a super admin’s session on a desktop screen', () => {
       'Quillfeather notice: <img src=x onerror="window.pwned=1"> <script>window.pwned=2</script> ' +
       '<a href="javascript:window.pwned=3">click</a> **bold** and [a link](javascript:alert(1)).';
     const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: 'Choose PDF files…' }).click();
+    await page.getByRole('button', { name: 'Choose documents…' }).click();
     await (await chooser).setFiles([pdfFile(HOSTILE, [hostile])]);
     await expect
       .poll(() => page.locator('.upload', { hasText: HOSTILE }).getAttribute('data-state'))
@@ -358,7 +360,7 @@ describe('a super admin’s session on a desktop screen', () => {
 });
 
 describe('upload progress', () => {
-  it('shows a progress bar per file while it uploads, then that it is processed', async () => {
+  it('shows a progress bar per file while it uploads, then while it is processed', async () => {
     // 8 MB through a link that takes about 2 MB/s: progress is reported on the way.
     const proxy = await slowUploadProxy(2 * 1024 * 1024);
     const slow = await openPage(browser, proxy.url, 'desktop');
@@ -366,15 +368,16 @@ describe('upload progress', () => {
     try {
       await slow.page.goto('/');
       await logIn(slow.page, stack().admin.username, stack().admin.password);
+      // Every state of the row with its bar's value, as they come.
       await slow.page.evaluate(() => {
         const values: string[] = [];
         Object.assign(window, { values });
         new MutationObserver(() => {
           const row = document.querySelector('.upload');
-          const bar = row?.querySelector('progress');
-          values.push(
-            `${row?.getAttribute('data-state')}:${bar?.getAttribute('value') ?? 'indeterminate'}`,
-          );
+          const bar = row?.querySelector<HTMLElement>('[role="progressbar"]');
+          const value = bar?.hidden ? 'none' : (bar?.dataset.value ?? 'indeterminate');
+          const seen = `${row?.getAttribute('data-state')}:${value}`;
+          if (values.at(-1) !== seen) values.push(seen);
         }).observe(document.body, { subtree: true, childList: true, attributes: true });
       });
       const pdf = paddedPdf(
@@ -382,7 +385,7 @@ describe('upload progress', () => {
         8 * 1024 * 1024,
       );
       const chooser = slow.page.waitForEvent('filechooser');
-      await slow.page.getByRole('button', { name: 'Choose PDF files…' }).click();
+      await slow.page.getByRole('button', { name: 'Choose documents…' }).click();
       await (
         await chooser
       ).setFiles([{ name, mimeType: 'application/pdf', buffer: Buffer.from(pdf) }]);
@@ -390,8 +393,9 @@ describe('upload progress', () => {
       const row = slow.page.locator('.upload', { hasText: name });
       const bar = row.getByRole('progressbar', { name: `Uploading ${name}` });
       await expect
-        .poll(async () => Number((await bar.getAttribute('value')) ?? 0), { interval: 20 })
+        .poll(async () => Number((await bar.getAttribute('aria-valuenow')) ?? 0), { interval: 20 })
         .toBeGreaterThan(0);
+      expect(await bar.getAttribute('aria-valuetext')).toMatch(/^Uploading… \d+%$/);
       expect(await row.locator('.upload-status').textContent()).toMatch(/^Uploading… \d+%$/);
       await screenshot(slow.page, 'desktop-uploading');
       await expect.poll(() => row.getAttribute('data-state'), { timeout: 60_000 }).toBe('added');
@@ -404,8 +408,12 @@ describe('upload progress', () => {
         .map((v) => Number(v.slice('uploading:'.length)));
       expect(fractions.some((f) => f > 0 && f < 1)).toBe(true);
       expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
-      expect(seen).toContain('processing:indeterminate');
-      expect(seen.indexOf('processing:indeterminate')).toBeGreaterThan(seen.indexOf('uploading:1'));
+      // Once the bytes are sent, the service's answer, then the file's own progress.
+      expect(seen.indexOf('sent:indeterminate')).toBeGreaterThan(seen.indexOf('uploading:1'));
+      expect(seen.findIndex((v) => v.startsWith('processing:'))).toBeGreaterThan(
+        seen.indexOf('sent:indeterminate'),
+      );
+      expect(seen.at(-1)).toBe('added:none');
       expect(slow.errors).toEqual([]);
     } finally {
       await slow.context.close();

@@ -14,6 +14,7 @@ import {
   lastAnswerWhenEnded,
   listFiles,
   pdfFile,
+  PNG,
   stack,
   unique,
 } from './helpers';
@@ -108,7 +109,7 @@ describe('a Chinese browser', () => {
         [ENGLISH, tagged(ENGLISH_POLICY_FIXTURE.pages)],
         [CHINESE, tagged(CHINESE_POLICY_FIXTURE.pages)],
       ],
-      '选择 PDF 文件…',
+      '选择文档…',
     );
     const english = page.locator('.upload', { hasText: ENGLISH });
     await expect.poll(() => english.getAttribute('data-state')).toBe('added');
@@ -123,16 +124,17 @@ describe('a Chinese browser', () => {
     expect(await row.locator('.file-meta').textContent()).toMatch(/3 页 · 4 个文本块 · 2\.\d KB/);
     expect(await row.locator('time').textContent()).toMatch(/^\d{4}年\d{1,2}月\d{1,2}日/);
 
-    // The service's refusal, translated by its code (pdf_not_pdf), not by its English words.
+    // The service's refusal, translated by its code (unsupported_format), not by its English
+    // words: an image, whatever its name says.
     const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: '选择 PDF 文件…' }).click();
+    await page.getByRole('button', { name: '选择文档…' }).click();
     await (
       await chooser
-    ).setFiles([{ name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('notes') }]);
+    ).setFiles([{ name: 'notes.pdf', mimeType: 'application/pdf', buffer: PNG }]);
     const notes = page.locator('.upload', { hasText: 'notes.pdf' });
     await expect.poll(() => notes.getAttribute('data-state')).toBe('failed');
     expect(await notes.locator('.upload-status').textContent()).toBe(
-      '该文件不是 PDF 文档。只能上传 PDF 文件。',
+      '该文件不是服务能够读取的文档。请上传 PDF、Word 文档（.docx）、HTML、Markdown 或纯文本文件。',
     );
     await page.getByRole('button', { name: '清除已完成的上传' }).click();
   });
@@ -183,7 +185,7 @@ describe('a Chinese browser', () => {
     );
     await page.reload();
     await expect
-      .poll(() => page.locator('.files-panel .notice').textContent())
+      .poll(() => page.locator('.files-panel .list-notice').textContent())
       .toBe('无法加载文件列表：A brand-new failure.');
     await page.unroute('**/moduleknowledge/list*');
     // A known code in the same place is translated.
@@ -196,7 +198,7 @@ describe('a Chinese browser', () => {
     );
     await page.reload();
     await expect
-      .poll(() => page.locator('.files-panel .notice').textContent())
+      .poll(() => page.locator('.files-panel .list-notice').textContent())
       .toBe('无法加载文件列表：数据库暂时不可用，请稍后再试。');
     await page.unroute('**/moduleknowledge/list*');
     expect(session.errors.filter((e) => !e.includes('503'))).toEqual([]);

@@ -1,6 +1,10 @@
 // The e2e project's global set-up: starts what `npm run dev` starts (web bundle, database,
 // offline model endpoint, all four workers with wrangler dev) on a free port with a fresh data
 // folder of its own, and stops it with SIGINT (as Ctrl-C would) at the end.
+//
+// Ingestion is tuned so that the page can be seen following it: a few chunks per workflow
+// step (progress moves in several steps, not one), and failed steps retried twice, quickly
+// (a file whose model stays away fails in about a second, not after minutes of backoff).
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,8 +15,20 @@ import type { E2eStack } from './stack';
 
 export default async function setup(project: TestProject) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kbchat-e2e-'));
-  const dev = await launchDev({ dataDir });
-  const stack: E2eStack = { baseUrl: dev.baseUrl, admin: LOCAL_ADMIN };
+  const dev = await launchDev({
+    dataDir,
+    env: {
+      KBCHAT_VAR_INGEST_PAGES_PER_STEP: '2',
+      KBCHAT_VAR_INGEST_CHUNKS_PER_STEP: '4',
+      KBCHAT_VAR_INGEST_RETRY_LIMIT: '2',
+      KBCHAT_VAR_INGEST_RETRY_DELAY_MS: '200',
+    },
+  });
+  const stack: E2eStack = {
+    baseUrl: dev.baseUrl,
+    admin: LOCAL_ADMIN,
+    modelControlUrl: dev.modelControlUrl,
+  };
   project.provide('e2e', stack);
   return async () => {
     await dev.stop('SIGINT');

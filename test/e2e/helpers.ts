@@ -1,4 +1,5 @@
-// Helpers for the e2e tests: the public API as a plain client, PDFs, a slow link, logging in.
+// Helpers for the e2e tests: the public API as a plain client, documents, the offline model's
+// controls, a slow link, logging in.
 import net from 'node:net';
 import type { Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
@@ -60,6 +61,7 @@ export async function createUser(superAdmin = false): Promise<CreatedUser> {
 export interface KnowledgeFileRow {
   id: string;
   name: string;
+  status: 'queued' | 'processing' | 'ready' | 'failed';
   pages: number;
   chunks: number;
   uploader: { id: string; username: string };
@@ -83,12 +85,56 @@ export async function uploadViaApi(token: string, name: string, bytes: Uint8Arra
   return ((await res.json()) as { data: { id: string } }).data;
 }
 
+/** Uploads without waiting for the file to be processed (202): as the web app does. */
+export async function uploadAsyncViaApi(token: string, name: string, bytes: Uint8Array) {
+  const form = new FormData();
+  form.append('file', new File([new Uint8Array(bytes)], name));
+  const res = await fetch(`${stack().baseUrl}/moduleknowledge/upload?async=true`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+    body: form,
+  });
+  expect(res.status, await res.clone().text()).toBe(202);
+  return ((await res.json()) as { data: { id: string; status: string } }).data;
+}
+
 export async function deleteFileViaApi(token: string, id: string): Promise<void> {
   const res = await callApi(`/moduleknowledge/file?id=${id}`, { token, method: 'DELETE' });
   expect([204, 404]).toContain(res.status);
 }
 
-// ---- PDFs ---------------------------------------------------------------------------------
+// ---- the offline model ---------------------------------------------------------------------
+
+/**
+ * Calls one of the offline model endpoint's test controls (dev/stack/offline-model.ts):
+ * `fail` queues failures, `delay` slows every answer, `reset` undoes both.
+ */
+export async function modelControl(
+  control: 'fail' | 'delay' | 'reset',
+  body: Record<string, unknown> = {},
+): Promise<void> {
+  const res = await fetch(`${stack().modelControlUrl}/${control}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(res.status, await res.text()).toBeLessThan(300);
+}
+
+/** Every embedding request fails (400: the SDK does not retry it) until `modelControl('reset')`. */
+export const embeddingsFail = () =>
+  modelControl('fail', { path: '/v1/embeddings', times: 1000, status: 400 });
+
+/** Every embedding answer waits `ms` first, so that ingestion can be watched step by step. */
+export const embeddingsSlow = (ms: number) => modelControl('delay', { path: '/v1/embeddings', ms });
+
+// ---- documents ----------------------------------------------------------------------------
+
+/** A 1×1 PNG: a file that is no document, whatever it is named. */
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
 
 export interface FilePayload {
   name: string;
@@ -167,6 +213,27 @@ export async function logIn(page: Page, username: string, password: string): Pro
   await form.getByLabel('Password').fill(password);
   await form.getByLabel('Password').press('Enter');
   await expect.poll(() => page.locator('.who-name').textContent()).toContain(username);
+}
+
+/** Logs in whatever the page's language: the login form's two fields, then Enter. */
+export async function logInAsAdmin(page: Page): Promise<void> {
+  await page.locator('.login input').nth(0).fill(stack().admin.username);
+  await page.locator('.login input').nth(1).fill(stack().admin.password);
+  await page.locator('.login input').nth(1).press('Enter');
+  await expect
+    .poll(() => page.locator('.who-name').textContent())
+    .toContain(stack().admin.username);
+}
+
+/** Uploads with the file picker, opened by its button (named in the page's language). */
+export async function chooseFiles(
+  page: Page,
+  buttonName: string,
+  files: FilePayload[],
+): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: buttonName }).click();
+  await (await chooser).setFiles(files);
 }
 
 /** Asks a question the way a user does: type it, press Enter. */

@@ -4,6 +4,8 @@ export interface E2eStack {
   baseUrl: string;
   /** The super admin `npm run dev` seeds on a fresh data folder. */
   admin: { username: string; password: string };
+  /** The offline model endpoint's test controls (…/_control): failures and delays. */
+  modelControlUrl: string;
 }
 
 declare module 'vitest' {

@@ -179,17 +179,16 @@ describe('answering from the knowledge base', () => {
   it('a prompt with no words (“!!!”, “the”) is refused, not answered from arbitrary files', async () => {
     for (const prompt of ['!!!', 'the', '?? ...']) {
       const all = await events(await chat({ prompt }));
-      expect(all, prompt).toEqual([
-        {
-          event: 'message',
-          data: {
-            content: NO_RELEVANT_KNOWLEDGE,
-            request_id: expect.any(String),
-            type: 'error',
-            code: 'no_relevant_knowledge',
-          },
+      expect(all[0], prompt).toEqual({
+        event: 'message',
+        data: {
+          content: NO_RELEVANT_KNOWLEDGE,
+          request_id: expect.any(String),
+          type: 'error',
+          code: 'no_relevant_knowledge',
         },
-      ]);
+      });
+      expect(all.slice(1).map((e) => e.event)).toEqual(['refusal']);
     }
   });
 });
@@ -213,19 +212,71 @@ describe('the similarity threshold (0.5, inclusive)', () => {
       expect(all.at(-1)!.event).toBe('done');
       expect(completions).toHaveLength(1);
     } else {
-      expect(all).toEqual([
-        {
-          event: 'message',
-          data: {
-            content: NO_RELEVANT_KNOWLEDGE,
-            request_id: expect.any(String),
-            type: 'error',
-            code: 'no_relevant_knowledge',
-          },
+      expect(all[0]).toEqual({
+        event: 'message',
+        data: {
+          content: NO_RELEVANT_KNOWLEDGE,
+          request_id: expect.any(String),
+          type: 'error',
+          code: 'no_relevant_knowledge',
         },
-      ]);
+      });
+      expect(all.slice(1).map((e) => e.event)).toEqual(['refusal']);
       expect(completions).toHaveLength(0);
     }
+  });
+});
+
+describe('a refusal says why', () => {
+  it('follows the error message with the best similarity, the threshold and the nearest candidates', async () => {
+    const prompt = 'refusal explanation question';
+    await control('/embeddings', { text: prompt, vector: unit(0.47, Math.sqrt(1 - 0.47 ** 2)) });
+    const all = await events(await chat({ prompt, file_id: probeFile }));
+    // The message the original's clients read is unchanged: exactly content, request_id, type.
+    expect(all[0]).toEqual({
+      event: 'message',
+      data: { content: NO_RELEVANT_KNOWLEDGE, request_id: expect.any(String), type: 'error' },
+    });
+    const requestId = (all[0]!.data as Message).request_id;
+    expect(all.slice(1)).toEqual([
+      {
+        event: 'refusal',
+        data: {
+          request_id: requestId,
+          best_similarity: expect.closeTo(0.47, 5),
+          threshold: 0.5,
+          candidates: [
+            {
+              file_id: probeFile,
+              file_name: 'probe.pdf',
+              page: 1,
+              section: null,
+              similarity: expect.closeTo(0.47, 5),
+            },
+          ],
+        },
+      },
+    ]);
+    expect(await recorded('/v1/chat/completions')).toHaveLength(0);
+  });
+
+  it('names at most three candidates, most similar first, and null when nothing was found', async () => {
+    const all = await events(
+      await chat({ prompt: 'Marrowbank refund rules zzz', file_id: probeFile }),
+    );
+    const refusal = all.find((e) => e.event === 'refusal')!.data as {
+      best_similarity: number | null;
+      candidates: { similarity: number }[];
+    };
+    expect(refusal.candidates.length).toBeLessThanOrEqual(3);
+    expect(refusal.best_similarity).toBe(refusal.candidates[0]?.similarity ?? null);
+
+    // Scoped to a file that does not exist: nothing retrieved at all.
+    const empty = await events(await chat({ prompt: 'anything', file_id: crypto.randomUUID() }));
+    expect(empty.find((e) => e.event === 'refusal')!.data).toMatchObject({
+      best_similarity: null,
+      candidates: [],
+    });
   });
 });
 
@@ -424,7 +475,7 @@ describe('a chat limited to files (issue 13 §1)', () => {
   it('gives the whole text of a file that fits, page-marked, with no similarity refusal', async () => {
     await pinFar(SUMMARY);
     const unscoped = await events(await chat({ prompt: SUMMARY }));
-    expect(unscoped).toHaveLength(1);
+    expect(unscoped.map((e) => e.event)).toEqual(['message', 'refusal']);
     expect(unscoped[0]!.data).toMatchObject({ type: 'error', code: 'no_relevant_knowledge' });
 
     const all = await events(await chat({ prompt: SUMMARY, file_id: policyFile }));
@@ -628,34 +679,32 @@ describe('the question’s language (issue 13 §2)', () => {
     const prompt = '火星基地的氧气配额是多少？';
     await control('/embeddings', { text: prompt, vector: unit(0, 0, 0, 1) });
     const all = await events(await chat({ prompt }));
-    expect(all).toEqual([
-      {
-        event: 'message',
-        data: {
-          content: '非常抱歉，未能检索到相关信息，无法回答',
-          request_id: expect.any(String),
-          type: 'error',
-          code: 'no_relevant_knowledge',
-        },
+    expect(all[0]).toEqual({
+      event: 'message',
+      data: {
+        content: '非常抱歉，未能检索到相关信息，无法回答',
+        request_id: expect.any(String),
+        type: 'error',
+        code: 'no_relevant_knowledge',
       },
-    ]);
+    });
+    expect(all.slice(1).map((e) => e.event)).toEqual(['refusal']);
   });
 
   it('an English one: the English refusal', async () => {
     const prompt = 'What is the oxygen quota of the Mars base?';
     await control('/embeddings', { text: prompt, vector: unit(0, 0, 0, 1) });
     const all = await events(await chat({ prompt }));
-    expect(all).toEqual([
-      {
-        event: 'message',
-        data: {
-          content: 'Sorry, no relevant information was found, so no answer can be given.',
-          request_id: expect.any(String),
-          type: 'error',
-          code: 'no_relevant_knowledge',
-        },
+    expect(all[0]).toEqual({
+      event: 'message',
+      data: {
+        content: 'Sorry, no relevant information was found, so no answer can be given.',
+        request_id: expect.any(String),
+        type: 'error',
+        code: 'no_relevant_knowledge',
       },
-    ]);
+    });
+    expect(all.slice(1).map((e) => e.event)).toEqual(['refusal']);
   });
 
   it('a Chinese question gets a Chinese answer, asked for in the system message', async () => {

@@ -1,6 +1,7 @@
 import { env, exports } from 'cloudflare:workers';
 import JSZip from 'jszip';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { makeDocx } from '../../dev/fixtures/docx-builder';
 import { seededAdminToken } from '../helpers/auth';
 import { storedCounts } from '../helpers/database';
 
@@ -48,30 +49,6 @@ async function contentOf(fileId: string): Promise<string> {
 const unique = () => crypto.randomUUID().slice(0, 8);
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
-/** A minimal Word document: paragraphs, some in the Heading 1 / Heading 2 styles. */
-async function docx(paragraphs: [style: string | null, text: string][]): Promise<Uint8Array> {
-  const zip = new JSZip();
-  zip.file(
-    '[Content_Types].xml',
-    '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
-  );
-  zip.file(
-    '_rels/.rels',
-    '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
-  );
-  const body = paragraphs
-    .map(
-      ([style, text]) =>
-        `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}<w:r><w:t>${text}</w:t></w:r></w:p>`,
-    )
-    .join('');
-  zip.file(
-    'word/document.xml',
-    `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
-  );
-  return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
-}
-
 beforeAll(async () => {
   token = await seededAdminToken();
 });
@@ -80,7 +57,7 @@ describe('documents that are not PDFs', () => {
   it('a Word document: its headings become the sections answers cite', async () => {
     const id = unique();
     const file = await uploadOk(
-      await docx([
+      await makeDocx([
         ['Heading1', `Startup loans ${id}`],
         [null, 'A guaranteed startup loan is at most 5000 yuan for a person.'],
         ['Heading2', 'Interest'],
@@ -206,7 +183,9 @@ describe('bad documents answer 4xx and write nothing', () => {
 
 /** A Word document whose document.xml is cut short in the middle of its compressed data. */
 async function corruptDocx(): Promise<Uint8Array> {
-  const good = await docx([[null, 'Some text that will be cut off before it ends.'.repeat(50)]]);
+  const good = await makeDocx([
+    [null, 'Some text that will be cut off before it ends.'.repeat(50)],
+  ]);
   const zip = await JSZip.loadAsync(good);
   const xml = await zip.file('word/document.xml')!.async('uint8array');
   const broken = new JSZip();
@@ -222,7 +201,7 @@ async function corruptDocx(): Promise<Uint8Array> {
 /** A Word document of a few hundred KB whose document.xml inflates to 48 MiB. */
 async function bombDocx(): Promise<Uint8Array> {
   const zip = new JSZip();
-  const good = await JSZip.loadAsync(await docx([[null, 'x']]));
+  const good = await JSZip.loadAsync(await makeDocx([[null, 'x']]));
   for (const entry of Object.values(good.files)) {
     if (!entry.dir && entry.name !== 'word/document.xml') {
       zip.file(entry.name, await entry.async('uint8array'));

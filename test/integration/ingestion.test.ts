@@ -142,11 +142,12 @@ describe('a file is searchable only once it is ready', () => {
     const { data } = await res.json<{ data: Progress }>();
     let sawPartial = false;
     for (;;) {
-      const [progress, rows] = await Promise.all([status(data.id), rowsOf(data.id)]);
       const found = await call(
         `/moduleknowledge/query?text=${encodeURIComponent(term)}&file_id=${data.id}`,
       );
       const matches = (await found.json<{ data: unknown[] }>()).data;
+      // Read after the query: a file still not ready now was not ready when it was searched.
+      const [progress, rows] = await Promise.all([status(data.id), rowsOf(data.id)]);
       if (progress.status === 'ready') break;
       if (rows.chunks > 0) sawPartial = true;
       expect(matches, `status ${progress.status}, ${rows.chunks} chunks stored`).toEqual([]);

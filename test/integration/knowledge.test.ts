@@ -269,8 +269,8 @@ describe('query', () => {
     expect(own).toMatchObject({ file_id: chineseFile.id, page: 2 });
   });
 
-  it('sorts by similarity, highest first, and honours top', async () => {
-    const results = await query({ text: 'housing subsidy eligibility', top: '3' });
+  it('sorts by similarity, highest first, and honours top (mode=vector)', async () => {
+    const results = await query({ text: 'housing subsidy eligibility', top: '3', mode: 'vector' });
     expect(results.length).toBeLessThanOrEqual(3);
     const sims = results.map((r) => r.similarity);
     expect(sims).toEqual([...sims].sort((a, b) => b - a));

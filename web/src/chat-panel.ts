@@ -2,9 +2,11 @@ import type { ChatMessage, ChatSource, KnowledgeFile } from './api/services';
 import { isAbort, type AppContext } from './context';
 import { downloadLink } from './download';
 import { h, replace, uid } from './dom';
+import { isInProgress } from './file-status';
 import { t, type Localized } from './i18n/bind';
 import { failureMessage } from './i18n/failure';
 import { formatList } from './i18n/format';
+import type { Messages } from './i18n/messages';
 import type { KnowledgeStore } from './knowledge-store';
 import { createMarkdownView } from './render-markdown';
 
@@ -147,13 +149,21 @@ export function createChatPanel(ctx: AppContext, store: KnowledgeStore): HTMLEle
         ),
       );
     } else {
-      const count = files?.length;
+      // Only ready files are searched: files still being processed are not counted.
+      const count = files ? store.searchableFiles().length : undefined;
+      const processing = (files ?? []).filter(isInProgress).length;
       replace(
         scope,
         h(
           'span',
           null,
-          t((m) => (count === 1 ? m.chat.searchingOne : m.chat.searchingAll(count))),
+          t((m) =>
+            count === 0
+              ? m.chat.noneReady(processing)
+              : count === 1
+                ? m.chat.searchingOne
+                : m.chat.searchingAll(count),
+          ),
         ),
       );
     }
@@ -240,6 +250,12 @@ interface Turn {
   stopped(): void;
   failed(reason: Localized): void;
 }
+
+/** Where a source was found: its section's headings when it has them (formats without pages). */
+const sourceMeta = (source: ChatSource, m: Messages) =>
+  source.section
+    ? m.chat.sourceSectionMeta(source.section, source.similarity)
+    : m.chat.sourceMeta(source.page, source.similarity);
 
 /** The echoed prompt: the rules, the retrieved context and the question. */
 const isPromptEcho = (content: string) =>
@@ -421,7 +437,7 @@ function createTurn(
             h(
               'span',
               { class: 'source-meta' },
-              t((m) => m.chat.sourceMeta(source.page, source.similarity)),
+              t((m) => sourceMeta(source, m)),
             ),
           );
         }),

@@ -1,218 +1,20 @@
-import type { Failure, KnowledgeFile, UploadResult } from './api/services';
-import { isAbort, type AppContext } from './context';
-import { confirmDialog } from './dialog';
-import { downloadLink } from './download';
+import type { AppContext } from './context';
 import { h, replace, uid } from './dom';
-import { t, type Localized } from './i18n/bind';
+import { createDropzone } from './dropzone';
+import { createFileList } from './file-list';
+import { t } from './i18n/bind';
 import { failureText } from './i18n/failure';
-import { formatBytes, formatDate } from './i18n/format';
-import type { Messages } from './i18n/messages';
 import type { KnowledgeStore } from './knowledge-store';
-import { xhrTransport } from './xhr';
+import { createUploadList } from './upload-list';
 
-/** At most this many files upload at once; the rest wait their turn. */
-const PARALLEL_UPLOADS = 2;
-
-type UploadState =
-  | { kind: 'queued' }
-  | { kind: 'uploading'; fraction: number }
-  | { kind: 'processing' }
-  | { kind: 'added'; result: UploadResult }
-  | { kind: 'duplicate'; result: UploadResult }
-  | { kind: 'failed'; message: Localized }
-  | { kind: 'cancelled' };
-
-interface Upload {
-  file: File;
-  state: UploadState;
-  controller: AbortController;
-  row: HTMLLIElement;
-}
-
-/** The knowledge base: upload PDFs, see, download, delete and select files. */
+/**
+ * The knowledge base: upload documents and follow them until they are ready; see, download,
+ * retry, delete and select files.
+ */
 export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLElement {
   const titleId = uid('kb-title');
-  const pickerId = uid('file-picker');
-
-  // ---- uploads ---------------------------------------------------------------------------
-  const uploads: Upload[] = [];
-  const uploadList = h('ul', { class: 'uploads', 'aria-label': t((m) => m.files.uploads) });
-  const clearUploads = h(
-    'button',
-    { type: 'button', class: 'link-button', hidden: true, on: { click: () => clearFinished() } },
-    t((m) => m.files.clearFinished),
-  );
-  const uploadsAnnouncer = h('p', { class: 'visually-hidden', role: 'status' });
-
-  const picker = h('input', {
-    id: pickerId,
-    type: 'file',
-    multiple: true,
-    accept: '.pdf,application/pdf',
-    class: 'visually-hidden',
-    tabindex: -1,
-    'aria-hidden': 'true',
-    on: {
-      change: () => {
-        enqueue([...(picker.files ?? [])]);
-        picker.value = '';
-      },
-    },
-  });
-  const dropzone = h(
-    'div',
-    { class: 'dropzone' },
-    h(
-      'p',
-      { class: 'dropzone-title' },
-      t((m) => m.files.dropHere),
-    ),
-    h(
-      'p',
-      { class: 'dropzone-or' },
-      t((m) => m.files.or),
-    ),
-    h(
-      'button',
-      { type: 'button', class: 'button', on: { click: () => picker.click() } },
-      t((m) => m.files.choose),
-    ),
-    h(
-      'p',
-      { class: 'hint' },
-      t((m) => m.files.dropHint),
-    ),
-    picker,
-  );
-
-  function enqueue(files: File[]): void {
-    for (const file of files) {
-      const upload: Upload = {
-        file,
-        state: { kind: 'queued' },
-        controller: new AbortController(),
-        row: h('li', { class: 'upload' }),
-      };
-      uploads.push(upload);
-      uploadList.append(upload.row);
-      renderUpload(upload);
-    }
-    const added = files.length;
-    replace(
-      uploadsAnnouncer,
-      t((m) => m.files.added(added)),
-    );
-    clearUploads.hidden = true;
-    pump();
-  }
-
-  function pump(): void {
-    const running = uploads.filter(
-      (u) => u.state.kind === 'uploading' || u.state.kind === 'processing',
-    ).length;
-    const next = uploads.find((u) => u.state.kind === 'queued');
-    if (!next || running >= PARALLEL_UPLOADS) return;
-    void run(next);
-    pump();
-  }
-
-  async function run(upload: Upload): Promise<void> {
-    set(upload, { kind: 'uploading', fraction: 0 });
-    const transport = xhrTransport({
-      onProgress: (fraction) => {
-        if (upload.state.kind === 'uploading') set(upload, { kind: 'uploading', fraction });
-      },
-      onSent: () => set(upload, { kind: 'processing' }),
-    });
-    try {
-      const result = await ctx.api.upload(upload.file, transport, upload.controller.signal);
-      set(upload, { kind: result.duplicate ? 'duplicate' : 'added', result });
-      void store.refresh();
-    } catch (err) {
-      if (isAbort(err)) set(upload, { kind: 'cancelled' });
-      else {
-        const failure = ctx.fail(err);
-        set(upload, {
-          kind: 'failed',
-          message: t((m) => uploadFailureText(failure, upload.file.size, m)),
-        });
-      }
-    }
-    if (uploads.every((u) => isFinished(u.state))) {
-      clearUploads.hidden = false;
-      const failed = uploads.filter((u) => u.state.kind === 'failed').length;
-      replace(
-        uploadsAnnouncer,
-        t((m) => (failed ? m.files.finishedWithFailures(failed) : m.files.finished)),
-      );
-    }
-    pump();
-  }
-
-  function set(upload: Upload, state: UploadState): void {
-    upload.state = state;
-    renderUpload(upload);
-  }
-
-  function renderUpload(upload: Upload): void {
-    const { file, state } = upload;
-    upload.row.dataset.state = state.kind;
-    const status = describeUpload(state);
-    const progress =
-      state.kind === 'uploading'
-        ? h('progress', {
-            max: 1,
-            value: state.fraction,
-            'aria-label': t((m) => m.files.progressUploading(file.name)),
-          })
-        : state.kind === 'processing'
-          ? h('progress', { 'aria-label': t((m) => m.files.progressProcessing(file.name)) })
-          : state.kind === 'queued'
-            ? h('progress', {
-                max: 1,
-                value: 0,
-                'aria-label': t((m) => m.files.progressWaiting(file.name)),
-              })
-            : null;
-    const active = state.kind === 'queued' || state.kind === 'uploading';
-    replace(
-      upload.row,
-      h(
-        'div',
-        { class: 'upload-head' },
-        h('span', { class: 'upload-name' }, file.name),
-        h('span', { class: 'upload-size' }, formatBytes(file.size)),
-      ),
-      progress,
-      h('p', { class: 'upload-status' }, status),
-      active &&
-        h(
-          'button',
-          {
-            type: 'button',
-            class: 'link-button',
-            'aria-label': t((m) => m.files.cancelUpload(file.name)),
-            on: { click: () => cancel(upload) },
-          },
-          t((m) => m.files.cancel),
-        ),
-    );
-  }
-
-  function cancel(upload: Upload): void {
-    if (upload.state.kind === 'queued') set(upload, { kind: 'cancelled' });
-    upload.controller.abort();
-  }
-
-  function clearFinished(): void {
-    for (const upload of uploads.filter((u) => isFinished(u.state))) {
-      upload.row.remove();
-      uploads.splice(uploads.indexOf(upload), 1);
-    }
-    clearUploads.hidden = true;
-  }
-
-  ctx.signal.addEventListener('abort', () => uploads.forEach((u) => u.controller.abort()));
+  const uploads = createUploadList(ctx, store);
+  const dropzone = createDropzone((files) => uploads.enqueue(files));
 
   // Drag and drop: onto the panel; a file dropped elsewhere is not opened by the browser.
   let dragDepth = 0;
@@ -239,7 +41,7 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
         event.preventDefault();
         dragDepth = 0;
         dropzone.classList.remove('dragging');
-        enqueue([...(event.dataTransfer?.files ?? [])]);
+        uploads.enqueue([...(event.dataTransfer?.files ?? [])]);
       },
     },
   });
@@ -252,9 +54,20 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
   // ---- the list --------------------------------------------------------------------------
   const count = h('span', { class: 'count' });
   const selection = h('div', { class: 'selection-bar', hidden: true });
-  const list = h('ul', { class: 'file-list', 'aria-labelledby': titleId });
   const empty = h('div', { class: 'empty', hidden: true });
-  const notice = h('p', { class: 'notice error', role: 'alert', hidden: true });
+  // Why the list could not be loaded (it follows the store), and why an action on a file
+  // failed (it stays until the next action: the list changes every second while files are
+  // processed).
+  const notice = h('p', { class: 'notice error list-notice', role: 'alert', hidden: true });
+  const actionNotice = h('p', { class: 'notice error action-notice', role: 'alert', hidden: true });
+  const announcer = h('p', { class: 'visually-hidden', role: 'status' });
+  const list = createFileList(ctx, store, titleId, {
+    say: (text) => replace(announcer, text),
+    complain: (text) => {
+      actionNotice.hidden = !text;
+      replace(actionNotice, text);
+    },
+  });
 
   function renderList(): void {
     const files = store.files;
@@ -264,7 +77,7 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
     if (!files) {
       replace(count);
       replace(
-        list,
+        list.element,
         h(
           'li',
           { class: 'loading' },
@@ -292,7 +105,7 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
         t((m) => m.files.empty),
       ),
     );
-    replace(list, files.map(fileRow));
+    list.render(files);
     const chosen = store.selectedFiles();
     selection.hidden = chosen.length === 0;
     replace(
@@ -310,101 +123,6 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
     );
   }
 
-  function fileRow(file: KnowledgeFile): HTMLLIElement {
-    const checkboxId = uid('file');
-    const metaId = uid('file-meta');
-    const canDelete = file.uploader.id === ctx.me.id || ctx.me.role === 'SUPER_ADMIN';
-    const download = downloadLink(
-      ctx,
-      file,
-      { class: 'button small', 'aria-label': t((m) => m.files.downloadNamed(file.name)) },
-      t((m) => m.files.download),
-    );
-    return h(
-      'li',
-      { class: store.selected.has(file.id) ? 'file selected' : 'file', 'data-file-id': file.id },
-      h('input', {
-        type: 'checkbox',
-        id: checkboxId,
-        'aria-describedby': metaId,
-        props: { checked: store.selected.has(file.id) },
-        on: {
-          change: (event) => store.setSelected(file.id, (event.target as HTMLInputElement).checked),
-        },
-      }),
-      h(
-        'div',
-        { class: 'file-main' },
-        h(
-          'label',
-          { for: checkboxId, class: 'file-name', title: t((m) => m.files.selectTitle) },
-          file.name,
-        ),
-        h(
-          'p',
-          { class: 'file-meta', id: metaId },
-          t((m) => m.files.meta(file.pages, file.chunks, formatBytes(file.size))),
-          h('br'),
-          `${file.uploader.username} · `,
-          h(
-            'time',
-            { datetime: file.created_at },
-            t(() => formatDate(file.created_at)),
-          ),
-        ),
-      ),
-      h(
-        'div',
-        { class: 'file-actions' },
-        download,
-        canDelete &&
-          h(
-            'button',
-            {
-              type: 'button',
-              class: 'button small danger-outline',
-              'aria-label': t((m) => m.files.deleteNamed(file.name)),
-              on: { click: (event) => void remove(file, event.currentTarget as HTMLButtonElement) },
-            },
-            t((m) => m.files.delete),
-          ),
-      ),
-    );
-  }
-
-  async function remove(file: KnowledgeFile, button: HTMLButtonElement): Promise<void> {
-    const sure = await confirmDialog({
-      title: t((m) => m.files.deleteTitle),
-      message: t((m) => m.files.deleteMessage(file.name)),
-      confirm: t((m) => m.files.delete),
-      danger: true,
-    });
-    if (!sure) return;
-    button.disabled = true;
-    try {
-      await ctx.api.knowledge.DeleteFile({ id: file.id }, { signal: ctx.signal });
-      store.remove(file.id);
-      replace(
-        uploadsAnnouncer,
-        t((m) => m.files.deleted(file.name)),
-      );
-    } catch (err) {
-      button.disabled = false;
-      const failure = ctx.fail(err);
-      if (failure.status === 401) return;
-      notice.hidden = false;
-      replace(
-        notice,
-        t((m) =>
-          m.files.notDeleted(
-            file.name,
-            failure.status === 403 ? m.files.onlyUploaderMayDelete : failureText(failure, m),
-          ),
-        ),
-      );
-    }
-  }
-
   store.subscribe(renderList);
   renderList();
 
@@ -420,58 +138,17 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
       count,
     ),
     dropzone,
-    h('div', { class: 'uploads-box' }, uploadList, clearUploads, uploadsAnnouncer),
+    uploads.element,
     notice,
+    actionNotice,
+    announcer,
     selection,
     empty,
-    list,
+    list.element,
   );
   return panel;
 }
 
 function hasFiles(event: DragEvent): boolean {
   return [...(event.dataTransfer?.types ?? [])].includes('Files');
-}
-
-const isFinished = (state: UploadState) =>
-  state.kind === 'added' ||
-  state.kind === 'duplicate' ||
-  state.kind === 'failed' ||
-  state.kind === 'cancelled';
-
-function describeUpload(state: UploadState): Localized {
-  switch (state.kind) {
-    case 'queued':
-      return t((m) => m.files.waiting);
-    case 'uploading': {
-      const fraction = state.fraction;
-      return t((m) => m.files.uploading(fraction));
-    }
-    case 'processing':
-      return t((m) => m.files.processing);
-    case 'added': {
-      const { pages, chunks } = state.result;
-      return t((m) => m.files.addedResult(pages, chunks));
-    }
-    case 'duplicate': {
-      const name = state.result.name;
-      return t((m) => m.files.duplicate(name));
-    }
-    case 'failed':
-      return state.message;
-    case 'cancelled':
-      return t((m) => m.files.cancelled);
-  }
-}
-
-/**
- * Why an upload failed, by the problem's code. "Too large" names the file's own size: the
- * service's limit is only in its English detail, which is not parsed.
- */
-function uploadFailureText(failure: Failure, size: number, m: Messages): string {
-  if (failure.code === 'file_too_large' || failure.code === 'body_too_large')
-    return `${m.errors.file_too_large} (${formatBytes(size)})`;
-  if (failure.code === 'unauthenticated' || failure.code === 'network')
-    return m.files.notUploaded(failureText(failure, m));
-  return failureText(failure, m);
 }

@@ -3,7 +3,7 @@ import type { Transport } from './api/services';
 export interface UploadProgress {
   /** Part of the request body sent so far, 0…1. */
   onProgress(fraction: number): void;
-  /** The whole body was sent: the service is processing it now. */
+  /** The whole body was sent: the service is storing it now. */
   onSent(): void;
 }
 

@@ -20,6 +20,7 @@ import {
 } from '../../../shared/contracts/chat';
 import {
   knowledgeService,
+  type FileProgress as FileProgressSchema,
   type KnowledgeFile as KnowledgeFileSchema,
   type UploadResult as UploadResultSchema,
 } from '../../../shared/contracts/knowledge';
@@ -30,6 +31,7 @@ export type User = z.output<typeof UserSchema>;
 export type ManagedUser = z.output<typeof ManagedUserSchema>;
 export type Login = z.output<typeof LoginSchema>;
 export type KnowledgeFile = z.output<typeof KnowledgeFileSchema>;
+export type FileProgress = z.output<typeof FileProgressSchema>;
 export type UploadResult = z.output<typeof UploadResultSchema>;
 export type ChatMessage = z.output<typeof ChatMessageSchema>;
 export type ChatSource = z.output<typeof ChatSourceSchema>;
@@ -41,7 +43,12 @@ export interface Api {
   auth: ServiceClient<typeof authService>;
   knowledge: ServiceClient<typeof knowledgeService>;
   chat: ServiceClient<typeof chatService>;
-  /** Uploads one PDF through `transport` (XMLHttpRequest: fetch reports no upload progress). */
+  /**
+   * Uploads one document through `transport` (XMLHttpRequest: fetch reports no upload
+   * progress) and answers as soon as it is stored, without waiting for it to be read and
+   * indexed: the file's `status` is then `queued` or `processing`, and its progress is followed
+   * with GetList / GetFileStatus. (A service that ignores the request answers `ready`.)
+   */
   upload(file: File, transport: Transport, signal?: AbortSignal): Promise<UploadResult>;
   /**
    * The address of a stored file, for the link a user sees: it carries no token (a token in
@@ -61,8 +68,14 @@ export function createApi(baseUrl: string, token: () => string | undefined): Api
     auth: createClient(authService, options),
     knowledge: createClient(knowledgeService, options),
     chat: createClient(chatService, options),
+    // `Prefer: respond-async` (RFC 7240) is the declared twin of `?async=true`: the typed
+    // client places declared parameters only, and on a multipart route a scalar would travel
+    // as a form field, not in the query string the service reads `async` from.
     upload: (file, transport, signal) =>
-      createClient(knowledgeService, { ...options, fetch: transport }).Upload({ file }, { signal }),
+      createClient(knowledgeService, { ...options, fetch: transport }).Upload(
+        { file },
+        { signal, headers: { Prefer: 'respond-async' } },
+      ),
     downloadUrl(fileId) {
       const url = new URL(download.fullPath, baseUrl);
       url.searchParams.set('id', fileId);

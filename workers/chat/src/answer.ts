@@ -18,6 +18,8 @@ import { buildFilesPrompt, buildPrompt, pageMarker, systemMessage } from './prom
 export const TOP_RESULTS = 10;
 export const MAX_TOKENS = 4096;
 export const TEMPERATURE = 0.2;
+/** Candidates a refusal names: enough to rephrase or tune the threshold, not a result list. */
+export const REFUSAL_CANDIDATES = 3;
 
 type Message = z.output<typeof ChatMessage>;
 type Source = z.output<typeof ChatSource>;
@@ -82,12 +84,16 @@ interface Prepared {
 }
 
 class Refusal {
-  constructor(readonly code: ErrorCode) {}
+  constructor(
+    readonly code: ErrorCode,
+    /** Why, for the `refusal` event that follows the error message (similarity refusals). */
+    readonly explained?: ReturnType<typeof explainRefusal>,
+  ) {}
 }
 
 /**
  * The spec's chat behaviour, in order: retrieve (Top 10), keep similarity ≥ threshold, refuse
- * when nothing is left, build the prompt, echo it, stream the model's answer chunk by chunk,
+ * when nothing is left (saying why in a `refusal` event), build the prompt, echo it, stream the model's answer chunk by chunk,
  * then the sources and `done`. A chat limited to files reads their text instead (see
  * `prepareFiles`). Every path ends with `done` or one `error` message, in the question's
  * language.
@@ -127,7 +133,7 @@ async function* answerIn(
   try {
     prepared =
       request.retrieval.scope === 'all'
-        ? prepareAll(request.prompt, await request.retrieval.results, language, deps, log)
+        ? prepareAll(request, await request.retrieval.results, language, deps)
         : prepareFiles(request.prompt, await request.retrieval.context, language, log);
   } catch (err) {
     log.error('knowledge query failed', { error: String(err) });
@@ -136,6 +142,7 @@ async function* answerIn(
   }
   if (prepared instanceof Refusal) {
     yield error(prepared.code);
+    if (prepared.explained) yield sseEvent('refusal', prepared.explained);
     return;
   }
 
@@ -203,11 +210,10 @@ async function* answerIn(
 
 /** The spec's path: the kept results (similarity ≥ threshold), or the refusal. */
 function prepareAll(
-  question: string,
+  { prompt: question, log, requestId }: AnswerRequest,
   results: QueryResult[],
   language: Language,
   deps: AnswerDeps,
-  log: Logger,
 ): Prepared | Refusal {
   const kept = results.filter((r) => r.similarity >= deps.settings.minSimilarity);
   if (kept.length === 0) {
@@ -216,12 +222,16 @@ function prepareAll(
       best_similarity: results[0]?.similarity ?? null,
       threshold: deps.settings.minSimilarity,
     });
-    return new Refusal('no_relevant_knowledge');
+    return new Refusal(
+      'no_relevant_knowledge',
+      explainRefusal(results, deps.settings.minSimilarity, requestId),
+    );
   }
-  const sources = kept.map(({ file_id, file_name, page, similarity }) => ({
+  const sources = kept.map(({ file_id, file_name, page, section, similarity }) => ({
     file_id,
     file_name,
     page,
+    section,
     similarity,
   }));
   return {
@@ -269,8 +279,36 @@ function prepareFiles(
         file_id: page.file_id,
         file_name: page.file_name,
         page: page.page,
+        section: page.section,
         similarity: page.similarity,
       }));
     },
+  };
+}
+
+/**
+ * What the refusal's companion event says (after the error message, which stays as the
+ * original's clients read it): the nearest candidates by cosine similarity, whatever order the
+ * fused retrieval ranked them in, since similarity is what the threshold tests.
+ */
+export function explainRefusal(
+  results: readonly QueryResult[],
+  threshold: number,
+  requestId: string,
+) {
+  const nearest = [...results]
+    .sort((a, b) => b.similarity - a.similarity)
+    .slice(0, REFUSAL_CANDIDATES);
+  return {
+    request_id: requestId,
+    best_similarity: nearest[0]?.similarity ?? null,
+    threshold,
+    candidates: nearest.map(({ file_id, file_name, page, section, similarity }) => ({
+      file_id,
+      file_name,
+      page,
+      section,
+      similarity,
+    })),
   };
 }

@@ -6,7 +6,7 @@ export const chat = translations({
     conversation: 'Conversation',
     introTitle: 'Ask about your documents',
     intro:
-      'Answers come only from the files in the knowledge base, and list the pages they were found on. Select files in the knowledge base to search only those.',
+      'Answers come only from the files in the knowledge base, and list the pages or sections they were found in. Select files in the knowledge base to search only those.',
     yourQuestion: 'Your question',
     placeholder: 'Ask a question…',
     hint: 'Enter to send, Shift+Enter for a new line.',
@@ -15,7 +15,11 @@ export const chat = translations({
     searchingOnly: (count: number) =>
       count === 1 ? 'Searching only: ' : `Searching only these ${formatInteger(count)} files: `,
     searchAll: 'Search all files',
-    emptyKnowledgeBase: 'The knowledge base is empty: upload a PDF first.',
+    emptyKnowledgeBase: 'The knowledge base is empty: upload a document first.',
+    noneReady: (processing: number) =>
+      processing === 0
+        ? 'No file can be searched: none is ready.'
+        : `No file can be searched yet: ${countOf(processing, { one: '# file is', other: '# files are' })} still being processed.`,
     searchingOne: 'Searching the one file.',
     searchingAll: (count: number | undefined) =>
       count === undefined
@@ -33,6 +37,10 @@ export const chat = translations({
       similarity === null
         ? `page ${formatInteger(page)}`
         : `page ${formatInteger(page)} · similarity ${formatDecimal2(similarity)}`,
+    sourceSectionMeta: (section: string, similarity: number | null) =>
+      similarity === null
+        ? `section “${section}”`
+        : `section “${section}” · similarity ${formatDecimal2(similarity)}`,
     noAnswer: 'No answer. ',
     stopped: 'Stopped. ',
     failed: 'Failed. ',
@@ -52,7 +60,7 @@ export const chat = translations({
     conversation: '对话',
     introTitle: '就你的文档提问',
     intro:
-      '回答只来自知识库中的文件，并注明出处所在的页码。在知识库中勾选文件，即可只在这些文件中查找。',
+      '回答只来自知识库中的文件，并注明出处所在的页码或章节。在知识库中勾选文件，即可只在这些文件中查找。',
     yourQuestion: '你的问题',
     placeholder: '请输入问题…',
     hint: '按 Enter 发送，Shift+Enter 换行。',
@@ -61,7 +69,11 @@ export const chat = translations({
     searchingOnly: (count) =>
       count === 1 ? '仅在此文件中查找：' : `仅在这 ${formatInteger(count)} 个文件中查找：`,
     searchAll: '在全部文件中查找',
-    emptyKnowledgeBase: '知识库还是空的：请先上传 PDF。',
+    emptyKnowledgeBase: '知识库还是空的：请先上传文档。',
+    noneReady: (processing) =>
+      processing === 0
+        ? '没有可检索的文件：没有已就绪的文件。'
+        : `暂时没有可检索的文件：${formatInteger(processing)} 个文件仍在处理中。`,
     searchingOne: '正在唯一的文件中查找。',
     searchingAll: (count) =>
       count === undefined ? '在全部文件中查找。' : `在全部 ${formatInteger(count)} 个文件中查找。`,
@@ -76,6 +88,10 @@ export const chat = translations({
       similarity === null
         ? `第 ${formatInteger(page)} 页`
         : `第 ${formatInteger(page)} 页 · 相似度 ${formatDecimal2(similarity)}`,
+    sourceSectionMeta: (section, similarity) =>
+      similarity === null
+        ? `章节“${section}”`
+        : `章节“${section}” · 相似度 ${formatDecimal2(similarity)}`,
     noAnswer: '无法回答。',
     stopped: '已停止。',
     failed: '失败。',

@@ -29,7 +29,8 @@ export const errors = translations({
     body_too_large: 'What was sent is too large.',
     file_too_large: 'The file is larger than the service accepts.',
     prompt_too_long: 'The question is too long. Shorten it and ask again.',
-    pdf_not_pdf: 'The file is not a PDF document. Only PDF files can be uploaded.',
+    unsupported_format:
+      'The file is not a document the service can read. Upload a PDF, a Word document (.docx), HTML, Markdown or plain text.',
     pdf_encrypted:
       'The PDF is password-protected. Remove the password (for example by printing it to a new PDF) and upload it again.',
     pdf_corrupt:
@@ -39,6 +40,19 @@ export const errors = translations({
       'The PDF needs more work to read than allowed. Save or print it again as a new PDF, or split it into smaller documents, and upload that.',
     pdf_no_text:
       'The PDF contains no text that can be extracted, for example because it is a scan. Upload a PDF with selectable text, or run text recognition (OCR) on it first.',
+    document_encrypted:
+      'The document is password-protected. Remove the password and upload it again.',
+    document_corrupt:
+      'The document could not be read: it is damaged or incomplete. Save or export it again and retry.',
+    document_too_many_pages:
+      'The document has more sections than allowed. Split it into smaller documents.',
+    document_too_complex:
+      'The document needs more work to read than allowed (it unpacks to too much data). Save it again without embedded objects, or split it.',
+    document_no_text: 'The document contains no text.',
+    document_bad_encoding:
+      'The text is not valid UTF-8, UTF-16 or GB18030. Save it as UTF-8 and upload it again.',
+    ingest_failed: 'The file could not be processed. Retry it, or delete it and upload it again.',
+    file_deleted: 'The file was deleted while it was being processed.',
     model_unavailable: 'The language model is unavailable right now. Try again later.',
     database_unavailable: 'The database is unavailable right now. Try again later.',
     configuration_invalid: 'The service is not configured correctly. Tell an administrator.',
@@ -66,7 +80,8 @@ export const errors = translations({
     body_too_large: '发送的内容过大。',
     file_too_large: '文件超过了服务允许的大小。',
     prompt_too_long: '问题太长，请缩短后重新提问。',
-    pdf_not_pdf: '该文件不是 PDF 文档。只能上传 PDF 文件。',
+    unsupported_format:
+      '该文件不是服务能够读取的文档。请上传 PDF、Word 文档（.docx）、HTML、Markdown 或纯文本文件。',
     pdf_encrypted: '该 PDF 设有密码保护。请移除密码（例如将其打印为新的 PDF）后重新上传。',
     pdf_corrupt: '无法读取该 PDF：文件已损坏或不完整。请重新下载或导出后再试。',
     pdf_too_many_pages: '该 PDF 的页数超过了上限。请将其拆分为较小的文档。',
@@ -74,6 +89,16 @@ export const errors = translations({
       '读取该 PDF 所需的处理量超过了上限。请将其重新保存或打印为新的 PDF，或拆分为较小的文档后上传。',
     pdf_no_text:
       '该 PDF 中没有可提取的文字（例如它是扫描件）。请上传文字可选中的 PDF，或先对其进行文字识别（OCR）。',
+    document_encrypted: '该文档设有密码保护。请移除密码后重新上传。',
+    document_corrupt: '无法读取该文档：文件已损坏或不完整。请重新保存或导出后再试。',
+    document_too_many_pages: '该文档的章节数超过了上限。请将其拆分为较小的文档。',
+    document_too_complex:
+      '读取该文档所需的处理量超过了上限（解压后的数据过多）。请去掉嵌入的对象后重新保存，或将其拆分。',
+    document_no_text: '该文档中没有文字。',
+    document_bad_encoding:
+      '该文本不是有效的 UTF-8、UTF-16 或 GB18030 编码。请将其另存为 UTF-8 后重新上传。',
+    ingest_failed: '无法处理该文件。请重试，或将其删除后重新上传。',
+    file_deleted: '该文件在处理过程中已被删除。',
     model_unavailable: '语言模型暂时不可用，请稍后再试。',
     database_unavailable: '数据库暂时不可用，请稍后再试。',
     configuration_invalid: '服务配置有误，请联系管理员。',

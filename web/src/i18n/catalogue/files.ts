@@ -4,15 +4,20 @@ import { countOf, formatInteger, formatPercent } from '../format';
 const filesEn = (count: number) => countOf(count, { one: '# file', other: '# files' });
 const pagesEn = (count: number) => countOf(count, { one: '# page', other: '# pages' });
 const chunksEn = (count: number) => countOf(count, { one: '# chunk', other: '# chunks' });
+const sectionsEn = (count: number) => countOf(count, { one: '# section', other: '# sections' });
+
+/** What a file is, by the format the service read it as. */
+type Format = 'pdf' | 'docx' | 'html' | 'markdown' | 'text' | 'UNKNOWN';
 
 export const files = translations({
   en: {
     knowledgeBase: 'Knowledge base',
     fileCount: filesEn,
-    dropHere: 'Drop PDF files here',
+    dropHere: 'Drop documents here',
     or: 'or',
-    choose: 'Choose PDF files…',
-    dropHint: 'PDFs with selectable text. Each file is read, split and indexed.',
+    choose: 'Choose documents…',
+    dropHint:
+      'Documents (PDF, Word, HTML, Markdown, text); PDFs with selectable text. Each file is read, split and indexed.',
     uploads: 'Uploads',
     clearFinished: 'Clear finished uploads',
     added: (count: number) => `${filesEn(count)} added to the uploads.`,
@@ -24,9 +29,21 @@ export const files = translations({
     progressWaiting: (name: string) => `${name} is waiting`,
     waiting: 'Waiting…',
     uploading: (fraction: number) => `Uploading… ${formatPercent(fraction)}`,
-    processing: 'Uploaded. Reading and indexing the text…',
+    sent: 'Uploaded. Handing it over…',
+    queued: 'Waiting to be processed…',
+    readingDocument: 'Reading the text…',
+    readingPages: (done: number, total: number) =>
+      `Reading pages: ${formatInteger(done)} of ${formatInteger(total)}`,
+    indexing: (done: number, total: number) =>
+      `Indexing: ${formatInteger(done)} of ${chunksEn(total)}`,
+    willRetry: (reason: string) => `Trying again soon. ${reason}`,
+    statusUnknown: 'Its status is not known to this version of the app: reload the page.',
     addedResult: (pages: number, chunks: number) =>
       `Added: ${pagesEn(pages)}, ${chunksEn(chunks)}.`,
+    addedSections: (sections: number, chunks: number) =>
+      `Added: ${sectionsEn(sections)}, ${chunksEn(chunks)}.`,
+    announceReady: (name: string) => `${name} is ready: questions can now use it.`,
+    announceFailed: (name: string, reason: string) => `${name} failed: ${reason}`,
     duplicate: (name: string) => `Already in the knowledge base as “${name}”; nothing was added.`,
     cancelled: 'Cancelled.',
     cancel: 'Cancel',
@@ -35,13 +52,34 @@ export const files = translations({
     listFailed: (reason: string) => `The file list could not be loaded: ${reason}`,
     loading: 'Loading files…',
     emptyTitle: 'No documents yet',
-    empty: 'Upload a PDF to start asking questions about it.',
+    empty: 'Upload a document to start asking questions about it.',
     selected: (count: number) =>
       `${filesEn(count)} selected: questions search only ${count === 1 ? 'this file' : 'these files'}.`,
     clearSelection: 'Clear selection',
     selectTitle: 'Select to limit questions to this file',
+    notSelectableInProgress:
+      'Not searchable yet: it can be selected for questions once it is read and indexed.',
+    notSelectableFailed: 'Not searchable: it failed to be read or indexed. Retry it or delete it.',
+    statusBadge: (status: 'queued' | 'processing' | 'failed'): string =>
+      status === 'failed' ? 'Failed' : status === 'queued' ? 'Waiting' : 'Processing',
+    format: (format: Format): string =>
+      ({
+        pdf: 'PDF',
+        docx: 'Word',
+        html: 'HTML',
+        markdown: 'Markdown',
+        text: 'Text',
+        UNKNOWN: 'Document',
+      })[format],
     meta: (pages: number, chunks: number, size: string) =>
       `${pagesEn(pages)} · ${chunksEn(chunks)} · ${size}`,
+    metaSections: (sections: number, chunks: number, size: string) =>
+      `${sectionsEn(sections)} · ${chunksEn(chunks)} · ${size}`,
+    retry: 'Retry',
+    retryNamed: (name: string) => `Retry ${name}`,
+    retrying: (name: string) => `${name} is being processed again.`,
+    notRetried: (name: string, reason: string) => `${name} could not be retried: ${reason}`,
+    onlyUploaderMayRetry: 'only its uploader or a super admin may retry it.',
     download: 'Download',
     downloadNamed: (name: string) => `Download ${name}`,
     delete: 'Delete',
@@ -49,6 +87,9 @@ export const files = translations({
     deleteTitle: 'Delete this file?',
     deleteMessage: (name: string) =>
       `“${name}” and everything learnt from it will be removed from the knowledge base for everyone.`,
+    deleteProcessingTitle: 'Stop processing and delete this file?',
+    deleteProcessingMessage: (name: string) =>
+      `“${name}” is still being processed. Processing stops, and the file and what was read of it so far are removed from the knowledge base.`,
     deleted: (name: string) => `${name} was deleted.`,
     notDeleted: (name: string, reason: string) => `${name} could not be deleted: ${reason}`,
     onlyUploaderMayDelete: 'only its uploader or a super admin may delete it.',
@@ -56,10 +97,11 @@ export const files = translations({
   'zh-CN': {
     knowledgeBase: '知识库',
     fileCount: (count) => `${formatInteger(count)} 个文件`,
-    dropHere: '将 PDF 文件拖放到这里',
+    dropHere: '将文档拖放到这里',
     or: '或',
-    choose: '选择 PDF 文件…',
-    dropHint: '请上传文字可选中的 PDF。每个文件都会被读取、切分并建立索引。',
+    choose: '选择文档…',
+    dropHint:
+      '支持的文档：PDF、Word、HTML、Markdown、纯文本；PDF 须为文字可选中的。每个文件都会被读取、切分并建立索引。',
     uploads: '上传',
     clearFinished: '清除已完成的上传',
     added: (count) => `已将 ${formatInteger(count)} 个文件加入上传队列。`,
@@ -70,9 +112,20 @@ export const files = translations({
     progressWaiting: (name) => `${name} 正在等待`,
     waiting: '等待中…',
     uploading: (fraction) => `正在上传… ${formatPercent(fraction)}`,
-    processing: '已上传，正在读取文字并建立索引…',
+    sent: '已上传，正在移交处理…',
+    queued: '等待处理…',
+    readingDocument: '正在读取文字…',
+    readingPages: (done, total) => `正在读取页面：${formatInteger(done)} / ${formatInteger(total)}`,
+    indexing: (done, total) =>
+      `正在建立索引：${formatInteger(done)} / ${formatInteger(total)} 个文本块`,
+    willRetry: (reason) => `稍后将自动重试。${reason}`,
+    statusUnknown: '当前版本的应用无法识别该文件的状态，请刷新页面。',
     addedResult: (pages, chunks) =>
       `已添加：${formatInteger(pages)} 页，${formatInteger(chunks)} 个文本块。`,
+    addedSections: (sections, chunks) =>
+      `已添加：${formatInteger(sections)} 个章节，${formatInteger(chunks)} 个文本块。`,
+    announceReady: (name) => `${name} 已处理完成，现在可以就它提问。`,
+    announceFailed: (name, reason) => `${name} 处理失败：${reason}`,
     duplicate: (name) => `知识库中已有相同文件“${name}”，未重复添加。`,
     cancelled: '已取消。',
     cancel: '取消',
@@ -81,13 +134,33 @@ export const files = translations({
     listFailed: (reason) => `无法加载文件列表：${reason}`,
     loading: '正在加载文件…',
     emptyTitle: '还没有文档',
-    empty: '上传一个 PDF，就可以开始就它提问。',
+    empty: '上传一个文档，就可以开始就它提问。',
     selected: (count) =>
       `已选择 ${formatInteger(count)} 个文件：提问时只在${count === 1 ? '该文件' : '这些文件'}中查找。`,
     clearSelection: '取消选择',
     selectTitle: '勾选后，提问只在此文件中查找',
+    notSelectableInProgress: '暂不可检索：读取并建立索引后才能勾选用于提问。',
+    notSelectableFailed: '不可检索：读取或建立索引失败。请重试或将其删除。',
+    statusBadge: (status) =>
+      status === 'failed' ? '失败' : status === 'queued' ? '排队中' : '处理中',
+    format: (format) =>
+      ({
+        pdf: 'PDF',
+        docx: 'Word',
+        html: 'HTML',
+        markdown: 'Markdown',
+        text: '纯文本',
+        UNKNOWN: '文档',
+      })[format],
     meta: (pages, chunks, size) =>
       `${formatInteger(pages)} 页 · ${formatInteger(chunks)} 个文本块 · ${size}`,
+    metaSections: (sections, chunks, size) =>
+      `${formatInteger(sections)} 个章节 · ${formatInteger(chunks)} 个文本块 · ${size}`,
+    retry: '重试',
+    retryNamed: (name) => `重试 ${name}`,
+    retrying: (name) => `正在重新处理 ${name}。`,
+    notRetried: (name, reason) => `无法重试 ${name}：${reason}`,
+    onlyUploaderMayRetry: '只有上传者或超级管理员可以重试。',
     download: '下载',
     downloadNamed: (name) => `下载 ${name}`,
     delete: '删除',
@@ -95,6 +168,9 @@ export const files = translations({
     deleteTitle: '删除此文件？',
     deleteMessage: (name) =>
       `“${name}”及从中提取的全部内容将从知识库中删除，所有人都将无法再使用。`,
+    deleteProcessingTitle: '停止处理并删除此文件？',
+    deleteProcessingMessage: (name) =>
+      `“${name}”仍在处理中。处理将停止，该文件及已读取的内容将从知识库中删除。`,
     deleted: (name) => `已删除 ${name}。`,
     notDeleted: (name, reason) => `无法删除 ${name}：${reason}`,
     onlyUploaderMayDelete: '只有上传者或超级管理员可以删除它。',

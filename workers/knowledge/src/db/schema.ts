@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -105,6 +106,9 @@ export const pageLayouts = pgTable(
   (t) => [primaryKey({ columns: [t.fileId, t.page] })],
 );
 
+/** Postgres full-text search's document type; drizzle has no built-in for it. */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
 export const chunks = pgTable(
   'chunks',
   {
@@ -116,12 +120,20 @@ export const chunks = pgTable(
     index: integer('index').notNull(),
     content: text('content').notNull(),
     embedding: vector('embedding', { dimensions: EMBEDDING_COLUMN_DIMENSIONS }).notNull(),
+    /**
+     * The chunk's keyword-search terms (ingest/search-terms.ts), written with the chunk. Null
+     * only for a chunk written by a worker older than the column, until the migration step's
+     * backfill (dev/stack/search-terms-backfill.ts) gives it its terms.
+     */
+    searchTerms: tsvector('search_terms'),
   },
   (t) => [
     // A chunk's position in its file, once: a retried step inserts nothing twice.
     uniqueIndex('chunks_file_id_index_key').on(t.fileId, t.index),
     // Used by `ORDER BY embedding <=> $q LIMIT k` (cosine distance, ascending).
     index('chunks_embedding_hnsw_idx').using('hnsw', t.embedding.op('vector_cosine_ops')),
+    // Used by `search_terms @@ tsquery` (keyword search, store/search.ts).
+    index('chunks_search_terms_idx').using('gin', t.searchTerms),
   ],
 );
 

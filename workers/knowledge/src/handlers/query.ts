@@ -3,23 +3,32 @@ import { knowledgeConfig } from '../config';
 import { knowledgeDb, type KnowledgeCall } from '../context';
 import { EMBEDDING_COLUMN_DIMENSIONS } from '../db/schema';
 import { embedTexts } from '../ingest/embed';
-import { nearestChunks } from '../store/files';
+import { queryTerms } from '../ingest/search-terms';
+import { searchChunks, type SearchMode } from '../store/search';
 
-/** The chunks nearest to the text, by cosine similarity, highest first. */
+/**
+ * The chunks that best match the text in the mode asked (hybrid by default). The question is
+ * embedded in every mode: each result's cosine similarity is what the chat threshold tests.
+ */
 export async function query(
   params: {
     text: string;
     top: number;
     file_id?: string[];
+    mode: SearchMode;
     retrieve_limit?: number;
     similarity_threshold?: number;
   },
   ctx: KnowledgeCall,
 ) {
-  const vector = await embedQuestion(params.text, ctx);
-  // The original's names (its generated clients send them): the limit wins over `top`'s default.
-  const top = params.retrieve_limit ?? params.top;
-  const found = await nearestChunks(knowledgeDb(ctx), vector, { top, fileIds: params.file_id });
+  const found = await searchChunks(knowledgeDb(ctx), {
+    mode: params.mode,
+    // The original's name (its generated clients send it): the limit wins over `top`'s default.
+    top: params.retrieve_limit ?? params.top,
+    fileIds: params.file_id,
+    vector: await embedQuestion(params.text, ctx),
+    terms: queryTerms(params.text),
+  });
   const min = params.similarity_threshold;
   return min === undefined ? found : found.filter((r) => r.similarity >= min);
 }

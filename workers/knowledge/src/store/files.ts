@@ -56,24 +56,8 @@ export interface NearestOptions {
 }
 
 /**
- * The `top` chunks nearest to `vector`: one statement. The search settings (ef_search,
- * iterative scans, page costs) are the database's own (a migration), not statements per query.
- */
-export async function nearestChunks(
-  kdb: KnowledgeDb,
-  vector: number[],
-  options: NearestOptions,
-): Promise<ChunkMatch[]> {
-  const { rows } = await kdb.run(
-    kdb.db.execute<Omit<ChunkMatch, 'similarity'> & { similarity: string | number }>(
-      nearestChunksQuery(vector, options),
-    ),
-  );
-  return rows.map((row) => ({ ...row, id: Number(row.id), similarity: Number(row.similarity) }));
-}
-
-/**
- * The statement itself, exported so a test can EXPLAIN exactly what runs. The inner query
+ * Vector search alone, as the worker served it before hybrid search (store/search.ts): kept as
+ * the benchmarks' reference statement (bench/run.ts, bench/paths). The inner query
  * orders by the distance operator ascending with a LIMIT, the only shape the HNSW index serves;
  * similarity is computed in the select list. Only files that are `ready` are searched (a file
  * is never found half-indexed); that filter and a file filter are applied to the index scan's

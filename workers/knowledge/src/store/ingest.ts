@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { PageLayout } from '../ingest/pdf-text';
+import { tsvectorText } from '../ingest/search-terms';
 import { chunks, filePages, files, pageLayouts, type FileStatus } from '../db/schema';
 import type { KnowledgeDb, Queries } from './files';
 
@@ -90,12 +91,14 @@ export interface NewChunk {
   embedding: number[];
 }
 
-// Each chunk row carries a 1,536-number vector (~15 KB of SQL text).
+// Each chunk row carries a 1,536-number vector (~15 KB of SQL text) and its search terms
+// (for Chinese, a character and a bigram per character: up to ~16 bytes per character).
 export function insertChunks(db: Queries, fileId: string, rows: readonly NewChunk[]) {
-  return groupsOf(rows, (row) => row.content.length * 3 + row.embedding.length * 10).map((group) =>
+  const size = (row: NewChunk) => row.content.length * 19 + row.embedding.length * 10;
+  return groupsOf(rows, size).map((group) =>
     db
       .insert(chunks)
-      .values(group.map((row) => ({ ...row, fileId })))
+      .values(group.map((row) => ({ ...row, fileId, searchTerms: tsvectorText(row.content) })))
       .onConflictDoNothing({ target: [chunks.fileId, chunks.index] }),
   );
 }

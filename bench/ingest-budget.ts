@@ -1,0 +1,263 @@
+// The ingestion's memory and CPU, step by step, against the Workers limits (issue: "peak
+// isolate heap ≤ 64 MiB for a 20 MB / 500-page PDF, read from workerd's inspector; each step's
+// CPU time printed against the Workers limits").
+//
+//   node bench/run.ts budget            (part of npm run bench:ingest)
+//
+// The local stack (PGlite, offline model) runs in this process; the knowledge worker runs as the
+// primary worker of its own `wrangler dev` (auth behind it for the token check), because
+// wrangler's inspector shows only the primary worker. A 500-page PDF padded to 20 MB with a
+// stream no page uses is uploaded without waiting; while the workflow ingests it, the
+// knowledge isolate's heap is sampled through the inspector and a CPU profile is taken; the
+// file's progress (polled) marks where each step ends. Each step's CPU is the profile's busy
+// time between those marks; its heap is the largest sample. Results in
+// bench-results/ingest-budget.json.
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { makeManyPagesPdf } from '../dev/fixtures/pdf-builder.ts';
+import { startLocalStack } from '../dev/stack/local-stack.ts';
+import { wranglerEnv } from '../dev/stack/wrangler.ts';
+import { importJWK, SignJWT, type JWK } from 'jose';
+import { cpuBetween, Inspector, sampleHeap, type CpuProfile } from './budget/inspector.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const MiB = 1024 * 1024;
+const PAGES = 500;
+const FILE_BYTES = 20 * 1000 * 1000;
+// Workers: 128 MB of memory per isolate; CPU per invocation 30 s by default (paid), 5 min max.
+const ISOLATE_LIMIT_MIB = 128;
+const STEP_CPU_LIMIT_MS = 30_000;
+
+export interface StepBudget {
+  step: string;
+  wallMs: number;
+  cpuMs: number;
+  heapPeakMiB: number;
+}
+
+export interface IngestBudget {
+  pages: number;
+  fileBytes: number;
+  heapBeforeMiB: number;
+  heapPeakMiB: number;
+  allocatedPeakMiB: number;
+  steps: StepBudget[];
+  totalMs: number;
+}
+
+export async function measureIngestBudget(out: string): Promise<IngestBudget> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kbchat-budget-'));
+  const stack = await startLocalStack({ env: process.env, dataDir: path.join(dataDir, 'pglite') });
+  const port = 9400 + Math.floor(Math.random() * 400);
+  const inspectorPort = port + 1000;
+  const envFile = path.join(dataDir, 'dev.env');
+  await writeFile(
+    envFile,
+    Object.entries(stack.workerEnv)
+      .map(([key, value]) => `${key}=${value}`)
+      .join('\n'),
+  );
+  const wrangler = spawn(
+    'wrangler',
+    [
+      'dev',
+      '-c',
+      'workers/knowledge/wrangler.toml',
+      '-c',
+      'workers/auth/wrangler.toml',
+      '--port',
+      String(port),
+      '--inspector-port',
+      String(inspectorPort),
+      '--env-file',
+      envFile,
+      '--persist-to',
+      path.join(dataDir, 'wrangler'),
+      '--show-interactive-dev-session=false',
+    ],
+    {
+      cwd: root,
+      env: wranglerEnv({
+        ...process.env,
+        PATH: `${path.join(root, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}`,
+      }),
+      stdio: ['ignore', 'ignore', process.env.KBCHAT_BENCH_VERBOSE ? 'inherit' : 'ignore'],
+      detached: true,
+    },
+  );
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await untilHealthy(base);
+    const token = await adminToken(stack.database.databaseUrl, stack.workerEnv);
+    const inspector = await Inspector.connect(inspectorPort);
+    log('inspector connected');
+    // workerd's inspector has no HeapProfiler.collectGarbage (it never answers it): the idle
+    // heap is what the worker holds after answering its health check.
+    const before = await inspector.heap();
+    await inspector.send('Profiler.enable');
+    await inspector.send('Profiler.setSamplingInterval', { interval: 500 });
+    await inspector.send('Profiler.start');
+    const profileStarted = Date.now();
+    const heap = sampleHeap(inspector);
+
+    log('profiling; uploading');
+    const pdf = makeManyPagesPdf(PAGES, {
+      ballastBytes: FILE_BYTES - makeManyPagesPdf(PAGES).length,
+    });
+    const started = Date.now();
+    const form = new FormData();
+    form.append('file', new File([pdf], 'budget.pdf'));
+    const res = await fetch(`${base}/moduleknowledge/upload?async=true`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+      body: form,
+    });
+    if (res.status !== 202) throw new Error(`upload: ${res.status} ${await res.text()}`);
+    const { id } = ((await res.json()) as { data: { id: string } }).data;
+    log(`uploaded ${id}; following its steps`);
+    const marks = await followSteps(base, token, id, started);
+
+    await heap.stop();
+    const { profile } = await inspector.send<{ profile: CpuProfile }>('Profiler.stop');
+    inspector.close();
+    const steps = marks.map((mark, i): StepBudget => {
+      const from = i === 0 ? started : marks[i - 1]!.at;
+      const inStep = heap.samples.filter((s) => s.at >= from && s.at <= mark.at);
+      return {
+        step: mark.step,
+        wallMs: mark.at - from,
+        cpuMs: round(cpuBetween(profile, profileStarted, from, mark.at)),
+        heapPeakMiB: round(Math.max(0, ...inStep.map((s) => s.used)) / MiB),
+      };
+    });
+    const result: IngestBudget = {
+      pages: PAGES,
+      fileBytes: pdf.length,
+      heapBeforeMiB: round(before.usedSize / MiB),
+      heapPeakMiB: round(Math.max(...heap.samples.map((s) => s.used)) / MiB),
+      allocatedPeakMiB: round(Math.max(...heap.samples.map((s) => s.total)) / MiB),
+      steps,
+      totalMs: marks.at(-1)!.at - started,
+    };
+    print(result);
+    await mkdir(path.dirname(out), { recursive: true });
+    await writeFile(out, `${JSON.stringify(result, null, 2)}\n`);
+    return result;
+  } finally {
+    try {
+      process.kill(-wrangler.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    await stack.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+type Progress = { status: string; pages_done: number; chunks_done: number; chunks: number };
+
+/** The file's progress, polled: a mark each time a step's work shows (pages or chunks move on). */
+async function followSteps(base: string, token: string, id: string, started: number) {
+  const marks: { step: string; at: number }[] = [];
+  let last = { status: 'queued', pages_done: 0, chunks_done: 0, chunks: 0 };
+  for (const deadline = started + 15 * 60_000; Date.now() < deadline;) {
+    const res = await fetch(`${base}/moduleknowledge/file_status?id=${id}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    const { data } = (await res.json()) as { data: Progress };
+    const now = Date.now();
+    if (data.status === 'processing' && last.status === 'queued')
+      marks.push({ step: 'read the file', at: now });
+    if (data.pages_done !== last.pages_done && data.pages_done > 0 && data.chunks === 0) {
+      marks.push({ step: `pages ${last.pages_done + 1}-${data.pages_done}`, at: now });
+    }
+    if (data.chunks > 0 && last.chunks === 0)
+      marks.push({ step: 'page text + plan chunks', at: now });
+    if (data.chunks_done !== last.chunks_done && data.chunks_done > 0) {
+      marks.push({ step: `chunks ${last.chunks_done}-${data.chunks_done - 1}`, at: now });
+    }
+    if (JSON.stringify(data) !== JSON.stringify(last)) log(JSON.stringify(data));
+    if (data.status === 'ready') {
+      marks.push({ step: 'ready', at: now });
+      return marks;
+    }
+    if (data.status === 'failed') throw new Error(`the file failed: ${JSON.stringify(data)}`);
+    last = data;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('the ingest did not finish in 15 minutes');
+}
+
+async function adminToken(databaseUrl: string, workerEnv: Record<string, string>) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const { rows } = await client.query(
+    `select id, username, is_super_admin, session_epoch from users where lower(username) = 'admin'`,
+  );
+  await client.end();
+  const user = rows[0] as {
+    id: string;
+    username: string;
+    is_super_admin: boolean;
+    session_epoch: number;
+  };
+  // The claims auth's issueToken signs (workers/auth/src/tokens.ts), for an hour.
+  const jwk = JSON.parse(workerEnv.AUTH_PRIVATE_KEY!) as JWK;
+  const key = await importJWK(jwk, 'EdDSA');
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({
+    username: user.username,
+    role: user.is_super_admin ? 'SUPER_ADMIN' : 'USER',
+    epoch: user.session_epoch,
+  })
+    .setProtectedHeader({ alg: 'EdDSA', kid: jwk.kid!, typ: 'JWT' })
+    .setSubject(user.id)
+    .setIssuer('kbchat')
+    .setAudience('kbchat')
+    .setIssuedAt(now)
+    .setNotBefore(now)
+    .setExpirationTime(now + 3600)
+    .sign(key);
+}
+
+async function untilHealthy(base: string) {
+  for (const deadline = Date.now() + 180_000; Date.now() < deadline;) {
+    try {
+      const res = await fetch(`${base}/moduleknowledge/health`, {
+        signal: AbortSignal.timeout(5_000),
+      });
+      await res.arrayBuffer();
+      if (res.status === 200) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error('the knowledge worker did not come up');
+}
+
+const log = (message: string) => {
+  if (process.env.KBCHAT_BENCH_VERBOSE) console.error(`[budget] ${message}`);
+};
+const round = (value: number) => Math.round(value * 10) / 10;
+
+function print(result: IngestBudget): void {
+  console.log(
+    `\nIngest budget: ${result.pages} pages, ${(result.fileBytes / 1e6).toFixed(1)} MB, ${(result.totalMs / 1000).toFixed(1)} s`,
+  );
+  console.log(
+    `knowledge isolate heap: ${result.heapBeforeMiB} MiB idle, peak ${result.heapPeakMiB} MiB used ` +
+      `(${result.allocatedPeakMiB} MiB allocated); limit ${ISOLATE_LIMIT_MIB} MB per isolate`,
+  );
+  console.log('step                         wall ms   CPU ms   heap peak MiB');
+  for (const step of result.steps) {
+    console.log(
+      `${step.step.padEnd(28)} ${String(step.wallMs).padStart(7)} ${String(step.cpuMs).padStart(8)} ${String(step.heapPeakMiB).padStart(15)}`,
+    );
+  }
+  const worst = Math.max(...result.steps.map((s) => s.cpuMs));
+  console.log(`largest step CPU ${worst} ms of the ${STEP_CPU_LIMIT_MS / 1000} s a step may use`);
+}

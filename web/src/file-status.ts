@@ -1,0 +1,69 @@
+import type { FileProgress } from './api/services';
+
+/**
+ * Where a file is on its way to the index, as the page shows it. The service reports a status
+ * and two counters (pages read, then chunks indexed); this turns them into one phase and one
+ * bar that only moves forward.
+ */
+export type Phase =
+  /** Stored, waiting for the ingestion to start. */
+  | { kind: 'queued' }
+  /** Reading the text; `total` is 0 until the page count is known. */
+  | { kind: 'reading'; done: number; total: number; fraction: number | undefined }
+  /** Embedding and storing the chunks. */
+  | { kind: 'indexing'; done: number; total: number; fraction: number }
+  | { kind: 'ready' }
+  | { kind: 'failed' }
+  /** A status this version of the app does not know (a newer service). */
+  | { kind: 'unknown' };
+
+/** The part of a file's progress the phase is read from (an upload's answer has less). */
+export type ProgressLike = Pick<FileProgress, 'status' | 'pages' | 'chunks'> &
+  Partial<Pick<FileProgress, 'pages_done' | 'chunks_done' | 'error'>>;
+
+/**
+ * The bar is split in two halves, reading then indexing, so that it never jumps back when
+ * the second counter starts. Reading is cheap next to embedding, but a long PDF is read in
+ * many steps, and a bar that sits at 0 % while it is read looks stuck.
+ */
+const READING_SHARE = 0.5;
+
+export function phaseOf(file: ProgressLike): Phase {
+  switch (file.status) {
+    case 'queued':
+      return { kind: 'queued' };
+    case 'ready':
+      return { kind: 'ready' };
+    case 'failed':
+      return { kind: 'failed' };
+    case 'processing': {
+      const pagesDone = file.pages_done ?? 0;
+      const chunksDone = file.chunks_done ?? 0;
+      // Chunks are counted once all the text is read: from then on it is indexing.
+      if (file.chunks > 0) {
+        const part = Math.min(1, chunksDone / file.chunks);
+        return {
+          kind: 'indexing',
+          done: chunksDone,
+          total: file.chunks,
+          fraction: READING_SHARE + (1 - READING_SHARE) * part,
+        };
+      }
+      return {
+        kind: 'reading',
+        done: pagesDone,
+        total: file.pages,
+        fraction: file.pages > 0 ? READING_SHARE * Math.min(1, pagesDone / file.pages) : undefined,
+      };
+    }
+    default:
+      return { kind: 'unknown' };
+  }
+}
+
+/** Still on its way: the page keeps asking about it. */
+export const isInProgress = (file: Pick<FileProgress, 'status'>) =>
+  file.status === 'queued' || file.status === 'processing';
+
+/** Only ready files are searched, so only they can limit a question. */
+export const isSearchable = (file: Pick<FileProgress, 'status'>) => file.status === 'ready';

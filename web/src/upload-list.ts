@@ -1,0 +1,313 @@
+import type { Failure, UploadResult } from './api/services';
+import { isAbort, type AppContext } from './context';
+import { h, replace } from './dom';
+import { fileErrorText, progressShown } from './file-progress-text';
+import { t, type Localized } from './i18n/bind';
+import { failureText } from './i18n/failure';
+import { formatBytes } from './i18n/format';
+import type { Messages } from './i18n/messages';
+import type { KnowledgeStore } from './knowledge-store';
+import { createProgressBar, type ProgressBar } from './progress-bar';
+import { xhrTransport } from './xhr';
+
+/** At most this many files send their bytes at once; the rest wait their turn. */
+const PARALLEL_UPLOADS = 2;
+
+type UploadState =
+  | { kind: 'queued' }
+  | { kind: 'uploading'; fraction: number }
+  /** The bytes are sent; the service has not answered yet. */
+  | { kind: 'sent' }
+  /** Stored: its processing is followed through the store (see `shownOf`). */
+  | { kind: 'stored'; result: UploadResult; listMarker: number; listed: boolean }
+  | { kind: 'duplicate'; result: UploadResult }
+  | { kind: 'failed'; message: Localized }
+  | { kind: 'cancelled' };
+
+/** What a row shows (its `data-state`); a stored file's comes from its progress. */
+type Shown =
+  | 'queued'
+  | 'uploading'
+  | 'sent'
+  | 'processing'
+  | 'added'
+  | 'duplicate'
+  | 'failed'
+  | 'deleted'
+  | 'cancelled';
+
+interface Upload {
+  file: File;
+  state: UploadState;
+  controller: AbortController;
+  row: HTMLLIElement;
+  bar: ProgressBar;
+  status: HTMLParagraphElement;
+  cancel: HTMLButtonElement;
+  /** What the row showed last: outcomes are announced once, when they change. */
+  shown?: Shown;
+}
+
+export interface UploadList {
+  readonly element: HTMLElement;
+  enqueue(files: File[]): void;
+}
+
+/**
+ * The uploads of this page: each file's bytes with a progress bar, then — once the service has
+ * stored it and answered at once — its reading and indexing, followed through the store, until
+ * it is ready or failed. What is worth hearing (a file ready, a file failed, all done) goes to
+ * a status region once; the bars are read on demand.
+ */
+export function createUploadList(ctx: AppContext, store: KnowledgeStore): UploadList {
+  const uploads: Upload[] = [];
+  const list = h('ul', { class: 'uploads', 'aria-label': t((m) => m.files.uploads) });
+  const clear = h(
+    'button',
+    { type: 'button', class: 'link-button', hidden: true, on: { click: () => clearFinished() } },
+    t((m) => m.files.clearFinished),
+  );
+  const announcer = h('p', { class: 'visually-hidden', role: 'status' });
+  const element = h('div', { class: 'uploads-box' }, list, clear, announcer);
+
+  function enqueue(files: File[]): void {
+    for (const file of files) {
+      const controller = new AbortController();
+      const upload: Upload = {
+        file,
+        state: { kind: 'queued' },
+        controller,
+        row: h('li', { class: 'upload' }),
+        bar: createProgressBar(t((m) => m.files.progressWaiting(file.name))),
+        status: h('p', { class: 'upload-status' }),
+        cancel: h(
+          'button',
+          {
+            type: 'button',
+            class: 'link-button',
+            'aria-label': t((m) => m.files.cancelUpload(file.name)),
+            on: { click: () => cancel(upload) },
+          },
+          t((m) => m.files.cancel),
+        ),
+      };
+      upload.row.append(
+        h(
+          'div',
+          { class: 'upload-head' },
+          h('span', { class: 'upload-name' }, file.name),
+          h('span', { class: 'upload-size' }, formatBytes(file.size)),
+        ),
+        upload.bar.element,
+        upload.status,
+        upload.cancel,
+      );
+      uploads.push(upload);
+      list.append(upload.row);
+      render(upload);
+    }
+    const added = files.length;
+    say(t((m) => m.files.added(added)));
+    clear.hidden = true;
+    pump();
+  }
+
+  function pump(): void {
+    const sending = uploads.filter(
+      (u) => u.state.kind === 'uploading' || u.state.kind === 'sent',
+    ).length;
+    const next = uploads.find((u) => u.state.kind === 'queued');
+    if (!next || sending >= PARALLEL_UPLOADS) return;
+    void send(next);
+    pump();
+  }
+
+  async function send(upload: Upload): Promise<void> {
+    set(upload, { kind: 'uploading', fraction: 0 });
+    const transport = xhrTransport({
+      onProgress: (fraction) => {
+        if (upload.state.kind === 'uploading') set(upload, { kind: 'uploading', fraction });
+      },
+      onSent: () => set(upload, { kind: 'sent' }),
+    });
+    try {
+      const result = await ctx.api.upload(upload.file, transport, upload.controller.signal);
+      set(
+        upload,
+        result.duplicate
+          ? { kind: 'duplicate', result }
+          : { kind: 'stored', result, listMarker: store.listMarker(), listed: false },
+      );
+      void store.refresh();
+    } catch (err) {
+      if (isAbort(err)) set(upload, { kind: 'cancelled' });
+      else {
+        const failure = ctx.fail(err);
+        set(upload, {
+          kind: 'failed',
+          message: t((m) => uploadFailureText(failure, upload.file.size, m)),
+        });
+      }
+    }
+    pump();
+  }
+
+  function set(upload: Upload, state: UploadState): void {
+    upload.state = state;
+    render(upload);
+  }
+
+  /** A stored file as the store knows it now; before the list has it, as the upload answered. */
+  function shownOf(upload: Upload): Shown {
+    const { state } = upload;
+    if (state.kind !== 'stored') return state.kind;
+    const file = store.fileById(state.result.id);
+    if (file) state.listed = true;
+    // Listed before and gone now, or missing from a list asked for after it was stored.
+    else if (state.listed || store.listedSince(state.listMarker)) return 'deleted';
+    const status = (file ?? state.result).status;
+    return status === 'ready' ? 'added' : status === 'failed' ? 'failed' : 'processing';
+  }
+
+  function render(upload: Upload): void {
+    const { file, state, bar } = upload;
+    const shown = shownOf(upload);
+    upload.row.dataset.state = shown;
+    upload.cancel.hidden = !(state.kind === 'queued' || state.kind === 'uploading');
+
+    const stored = state.kind === 'stored' ? state : undefined;
+    const current = stored && (store.fileById(stored.result.id) ?? stored.result);
+    const progress = current && progressShown(current, store.fileById(current.id)?.format);
+    bar.element.hidden = !(
+      shown === 'queued' ||
+      shown === 'uploading' ||
+      shown === 'sent' ||
+      (shown === 'processing' && progress)
+    );
+    if (state.kind === 'queued') {
+      bar.label(t((m) => m.files.progressWaiting(file.name)));
+      bar.set(
+        0,
+        t((m) => m.files.waiting),
+      );
+    } else if (state.kind === 'uploading') {
+      const fraction = state.fraction;
+      bar.label(t((m) => m.files.progressUploading(file.name)));
+      bar.set(
+        fraction,
+        t((m) => m.files.uploading(fraction)),
+      );
+    } else if (state.kind === 'sent') {
+      bar.label(t((m) => m.files.progressProcessing(file.name)));
+      bar.set(
+        undefined,
+        t((m) => m.files.sent),
+      );
+    } else if (progress) {
+      bar.label(t((m) => m.files.progressProcessing(file.name)));
+      bar.set(progress.fraction, progress.text);
+    }
+    replace(upload.status, statusText(upload, shown, progress?.text));
+    if (shown !== upload.shown) {
+      const before = upload.shown;
+      upload.shown = shown;
+      if (before !== undefined) announce(upload, shown);
+    }
+  }
+
+  function statusText(upload: Upload, shown: Shown, progress?: Localized): Localized {
+    const { state } = upload;
+    switch (state.kind) {
+      case 'queued':
+        return t((m) => m.files.waiting);
+      case 'uploading': {
+        const fraction = state.fraction;
+        return t((m) => m.files.uploading(fraction));
+      }
+      case 'sent':
+        return t((m) => m.files.sent);
+      case 'duplicate': {
+        const name = state.result.name;
+        return t((m) => m.files.duplicate(name));
+      }
+      case 'failed':
+        return state.message;
+      case 'cancelled':
+        return t((m) => m.files.cancelled);
+      case 'stored':
+        break;
+    }
+    const file = store.fileById(state.result.id);
+    if (shown === 'deleted') return t((m) => m.errors.file_deleted);
+    if (shown === 'failed') return t((m) => fileErrorText(file?.error, m));
+    if (shown === 'added') {
+      const { pages, chunks } = file ?? state.result;
+      const sections = file !== undefined && file.format !== 'pdf';
+      return t((m) =>
+        sections ? m.files.addedSections(pages, chunks) : m.files.addedResult(pages, chunks),
+      );
+    }
+    return progress ?? t((m) => m.files.queued);
+  }
+
+  /** Outcomes, once each; and when the last upload is done, that all are. */
+  function announce(upload: Upload, shown: Shown): void {
+    const name = upload.file.name;
+    const parts: Localized[] = [];
+    if (shown === 'added') parts.push(t((m) => m.files.announceReady(name)));
+    if (shown === 'failed' || shown === 'deleted') {
+      const reason = statusText(upload, shown);
+      parts.push(t((m) => m.files.announceFailed(name, reason.select(m))));
+    }
+    if (isFinished(shown) && uploads.every((u) => u.shown && isFinished(u.shown))) {
+      clear.hidden = false;
+      const failed = uploads.filter((u) => u.shown === 'failed' || u.shown === 'deleted').length;
+      parts.push(t((m) => (failed ? m.files.finishedWithFailures(failed) : m.files.finished)));
+    }
+    if (parts.length > 0) say(t((m) => parts.map((part) => part.select(m)).join(' ')));
+  }
+
+  function say(text: Localized): void {
+    replace(announcer, text);
+  }
+
+  function cancel(upload: Upload): void {
+    if (upload.state.kind === 'queued') set(upload, { kind: 'cancelled' });
+    upload.controller.abort();
+  }
+
+  function clearFinished(): void {
+    for (const upload of uploads.filter((u) => u.shown && isFinished(u.shown))) {
+      upload.row.remove();
+      uploads.splice(uploads.indexOf(upload), 1);
+    }
+    clear.hidden = true;
+  }
+
+  // Stored files move on with the store: their rows follow it.
+  store.subscribe(() => {
+    for (const upload of uploads) if (upload.state.kind === 'stored') render(upload);
+  });
+  ctx.signal.addEventListener('abort', () => uploads.forEach((u) => u.controller.abort()));
+
+  return { element, enqueue };
+}
+
+const isFinished = (shown: Shown) =>
+  shown === 'added' ||
+  shown === 'duplicate' ||
+  shown === 'failed' ||
+  shown === 'deleted' ||
+  shown === 'cancelled';
+
+/**
+ * Why an upload failed, by the problem's code. "Too large" names the file's own size: the
+ * service's limit is only in its English detail, which is not parsed.
+ */
+function uploadFailureText(failure: Failure, size: number, m: Messages): string {
+  if (failure.code === 'file_too_large' || failure.code === 'body_too_large')
+    return `${m.errors.file_too_large} (${formatBytes(size)})`;
+  if (failure.code === 'unauthenticated' || failure.code === 'network')
+    return m.files.notUploaded(failureText(failure, m));
+  return failureText(failure, m);
+}

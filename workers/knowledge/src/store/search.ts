@@ -1,0 +1,148 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { chunks, filePages, files } from '../db/schema';
+import { quoteLexeme } from '../ingest/search-terms';
+import type { ChunkMatch, KnowledgeDb } from './files';
+
+export type SearchMode = 'hybrid' | 'vector' | 'keyword';
+export type SearchList = 'vector' | 'keyword';
+
+/** Reciprocal Rank Fusion's constant: a chunk's fused score is Σ 1 / (RRF_K + rank). */
+export const RRF_K = 60;
+/**
+ * How deep each list goes before fusion (at least `top`): a chunk ranked 50th by one list and
+ * absent from the other scores below one the other list ranks anywhere in its first 50.
+ */
+export const FUSION_DEPTH = 50;
+
+export interface SearchOptions {
+  mode: SearchMode;
+  top: number;
+  fileIds?: string[];
+  /** The question's embedding (index form). */
+  vector: number[];
+  /** The question's keyword terms (ingest/search-terms.ts queryTerms). */
+  terms: string[];
+}
+
+export type SearchMatch = ChunkMatch & {
+  found_by: SearchList[];
+  ranks: { vector?: number; keyword?: number };
+};
+
+type Row = Omit<ChunkMatch, 'similarity'> & {
+  similarity: string | number;
+  vector_rank: string | number | null;
+  keyword_rank: string | number | null;
+};
+
+/** The `top` best chunks for the mode: one statement, one round trip. */
+export async function searchChunks(kdb: KnowledgeDb, options: SearchOptions) {
+  const { rows } = await kdb.run(kdb.db.execute<Row>(searchQuery(options)));
+  return rows.map(({ vector_rank, keyword_rank, ...row }): SearchMatch => {
+    const ranks: SearchMatch['ranks'] = {};
+    if (vector_rank !== null) ranks.vector = Number(vector_rank);
+    if (keyword_rank !== null) ranks.keyword = Number(keyword_rank);
+    return {
+      ...row,
+      id: Number(row.id),
+      similarity: Number(row.similarity),
+      found_by: (['vector', 'keyword'] as const).filter((list) => ranks[list] !== undefined),
+      ranks,
+    };
+  });
+}
+
+/**
+ * The statement, exported so a test can EXPLAIN exactly what runs. Common table expressions:
+ *
+ * - `vector_list`: the nearest chunks by cosine distance. Its inner query orders by the
+ *   distance operator ascending with a LIMIT, the only shape the HNSW index serves; the
+ *   `ready` and file filters apply to the index scan's rows (iterative scans, on for the
+ *   database, keep it finding rows until enough pass).
+ * - `terms` and `keyword_list`: the chunks sharing terms with the question (GIN index on
+ *   `search_terms`), scored by the sum of the shared terms' inverse document frequency (BM25's
+ *   idf), so a rare code or amount outweighs many common words. Chunks are short and of
+ *   similar length, so presence is scored, not frequency or length.
+ * - `fused`: the two lists joined, scored by Reciprocal Rank Fusion. Ties (one list's 1st
+ *   against the other's 1st) go to the higher similarity.
+ *
+ * Similarity is computed for every result, whichever list found it: the chat's threshold is a
+ * cosine similarity whatever the mode.
+ */
+export function searchQuery(options: SearchOptions): SQL {
+  const { mode, top } = options;
+  const depth = mode === 'hybrid' ? Math.max(top, FUSION_DEPTH) : top;
+  const useVector = mode !== 'keyword';
+  const useKeyword = mode !== 'vector' && options.terms.length > 0;
+  const literal = sql`${`[${options.vector.join(',')}]`}::vector`;
+  const filter = options.fileIds
+    ? sql`and ${chunks.fileId} in (${sql.join(
+        options.fileIds.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`
+    : sql``;
+  // A per-row filter on the index scan (not a join the planner may turn into a sort).
+  const ready = sql`(select f.status from ${files} f where f.id = ${chunks.fileId}) = 'ready'`;
+
+  const vectorList = useVector
+    ? sql`
+      select id, row_number() over (order by distance, id) as rank, distance from (
+        select ${chunks.id} as id, ${chunks.embedding} <=> ${literal} as distance
+        from ${chunks}
+        where ${ready} ${filter}
+        order by ${chunks.embedding} <=> ${literal}
+        limit ${depth}
+      ) nearest`
+    : sql`select null::bigint as id, null::bigint as rank, null::float8 as distance where false`;
+
+  const termQueries = options.terms.map((term) => sql`${quoteLexeme(term)}::tsquery`);
+  const keywordList = useKeyword
+    ? sql`
+      select id, row_number() over (order by score desc, id) as rank from (
+        select ${chunks.id} as id, sum(t.idf) as score
+        from ${chunks} join terms t on ${chunks.searchTerms} @@ t.query
+        where ${ready} ${filter}
+        group by ${chunks.id}
+        order by score desc, ${chunks.id}
+        limit ${depth}
+      ) scored`
+    : sql`select null::bigint as id, null::bigint as rank where false`;
+  // BM25's idf, ln(1 + (N − df + 0.5) / (df + 0.5)). N is the planner's row estimate when it
+  // has one (no scan per query), else a count; df is each term's count through the GIN index.
+  const terms = useKeyword
+    ? sql`
+      select t.query, ln(1 + (greatest(n.total, d.df) - d.df + 0.5) / (d.df + 0.5)) as idf
+      from unnest(array[${sql.join(termQueries, sql`, `)}]) as t(query)
+      cross join lateral (
+        select count(*)::float8 as df from ${chunks} where ${chunks.searchTerms} @@ t.query
+      ) d
+      cross join (
+        select coalesce(
+          (select nullif(greatest(reltuples, 0), 0)::float8 from pg_class
+            where oid = 'chunks'::regclass),
+          (select count(*)::float8 from ${chunks})
+        ) as total
+      ) n`
+    : sql`select null::tsquery as query, null::float8 as idf where false`;
+
+  return sql`
+    with vector_list as (${vectorList}),
+    terms as (${terms}),
+    keyword_list as (${keywordList}),
+    fused as (
+      select coalesce(v.id, k.id) as id, v.rank as vector_rank, k.rank as keyword_rank,
+             v.distance,
+             coalesce(1.0 / (${RRF_K} + v.rank), 0) + coalesce(1.0 / (${RRF_K} + k.rank), 0)
+               as score
+      from vector_list v full join keyword_list k on k.id = v.id
+    )
+    select fused.id, 1 - coalesce(fused.distance, ${chunks.embedding} <=> ${literal}) as similarity,
+           ${chunks.content} as content, ${chunks.fileId} as file_id, f.name as file_name,
+           ${chunks.page} as page, p.label as section, fused.vector_rank, fused.keyword_rank
+    from fused
+    join ${chunks} on ${chunks.id} = fused.id
+    join ${files} f on f.id = ${chunks.fileId}
+    left join ${filePages} p on p.file_id = ${chunks.fileId} and p.page = ${chunks.page}
+    order by fused.score desc, similarity desc, fused.id
+    limit ${top}`;
+}
