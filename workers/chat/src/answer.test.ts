@@ -54,6 +54,11 @@ describe('answer(): texts in the question’s language, with a stable code', () 
     const nothing = { scope: 'all' as const, results: Promise.resolve([]) };
     expect(await run('住房补贴是多少？', nothing, env)).toEqual([
       { content: '没有找到。', request_id: 'r1', type: 'error', code: 'no_relevant_knowledge' },
+      // Nothing retrieved at all: the refusal event says so.
+      expect.objectContaining({
+        event: 'refusal',
+        data: { request_id: 'r1', best_similarity: null, threshold: 0.5, candidates: [] },
+      }),
     ]);
   });
 
