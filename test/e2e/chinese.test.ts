@@ -160,9 +160,7 @@ describe('a Chinese browser', () => {
 
     await page.getByRole('button', { name: 'English' }).click();
     expect(await answer.locator('.speaker').textContent()).toBe('Answer');
-    expect(await answer.locator('.source-meta').first().textContent()).toMatch(
-      /^page \d+ · similarity 0\.\d\d$/,
-    );
+    expect(await answer.locator('.source-meta').first().textContent()).toMatch(/^page \d+$/);
     expect(await answer.locator('.markdown').textContent()).toBe(text);
     expect(await page.locator('.scope').textContent()).toContain(`Searching only: ${CHINESE}`);
     await page.getByRole('button', { name: '中文' }).click();
