@@ -153,9 +153,7 @@ describe('a super admin’s session on a desktop screen', () => {
     expect(await context.locator('.context-text').isVisible()).toBe(false);
     await context.locator('summary').click();
     expect(await context.locator('.context-text').isVisible()).toBe(true);
-    // Tag openers arrive neutralised (CHAT_NEUTRALISE_MARKUP), for the original's HTML-enabled
-    // client; shown as text here, they read the same.
-    expect(await context.locator('.context-text').textContent()).toContain('＜context>');
+    expect(await context.locator('.context-text').textContent()).toContain('<context>');
     await context.locator('summary').click();
 
     // Sources: file, page, similarity, each a download link to the file.
@@ -292,8 +290,10 @@ describe('a super admin’s session on a desktop screen', () => {
     const answer = await lastAnswerWhenEnded(page);
     expect(await answer.getAttribute('data-state')).toBe('done');
     const text = await answer.locator('.markdown').textContent();
-    expect(text).toContain('<img src=x onerror="window.pwned=1">');
-    expect(text).toContain('<script>window.pwned=2</script>');
+    // Tag openers arrive neutralised (CHAT_NEUTRALISE_MARKUP, for the original's HTML-enabled
+    // client): shown as text either way.
+    expect(text).toContain('＜img src=x onerror="window.pwned=1">');
+    expect(text).toContain('＜script>window.pwned=2＜/script>');
     expect(await answer.locator('.markdown strong').first().textContent()).toBe('bold');
     expect(
       await page.locator('.conversation img, .conversation script, .conversation iframe').count(),

@@ -118,8 +118,8 @@ describe('answering from the knowledge base', () => {
     const messages = all.filter((e) => e.event === 'message').map((e) => e.data as Message);
     expect(messages.length).toBeGreaterThan(2);
     expect(messages.every((m) => m.type === 'content' && m.request_id === requestId)).toBe(true);
-    // The echo, with tag openers neutralised (CHAT_NEUTRALISE_MARKUP).
-    expect(messages[0]!.content).toContain('＜context>');
+    // The echo: tag openers neutralised (CHAT_NEUTRALISE_MARKUP), its delimiters kept.
+    expect(messages[0]!.content).toContain('<context>');
     expect(messages[0]!.content).toContain('Marrowbank');
     const answer = messages
       .slice(1)
@@ -446,8 +446,8 @@ function proseParagraph(seed: number, sentences: number): string {
 /** Each marked page of an echoed files prompt: marker → the text under it. */
 function markedPages(prompt: string): Map<string, string> {
   const context = prompt.slice(
-    prompt.indexOf('＜context>\n') + 10,
-    prompt.lastIndexOf('\n＜/context>'),
+    prompt.indexOf('<context>\n') + 10,
+    prompt.lastIndexOf('\n</context>'),
   );
   const parts = context.split(/^(\[[^\]\n]+ p\. \d+(?: \(excerpts\))?\])\n/m).slice(1);
   const pages = new Map<string, string>();
@@ -667,7 +667,8 @@ describe('document text never reaches a client as live markup (issue 13 §5)', (
       .map((m) => m.content)
       .join('');
     expect(stream).toContain('Pellmore');
-    expect(stream).not.toMatch(/<[a-z/!?]/i);
+    // No tag but the echo's own delimiter lines.
+    expect(stream.replace(/^<\/?context>$/gm, '')).not.toMatch(/<[a-z/!?]/i);
     expect(stream).toContain('＜img src=x onerror=alert(document.cookie)>');
     const [request] = await recorded('/v1/chat/completions');
     expect(JSON.stringify(request!.body)).toContain(attack);

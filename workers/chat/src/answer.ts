@@ -10,7 +10,7 @@ import type { Logger } from '../../../shared/log/logger';
 import { sseEvent, type RpcClientOf } from '../../../shared/service';
 import type { AnswerSettings } from './config';
 import { citedPages } from './citations';
-import { markupNeutraliser, neutraliseMarkup } from './markup';
+import { markupNeutraliser, neutraliseEcho } from './markup';
 import { languageOf, type ErrorCode, type Language } from './language';
 import { buildFilesPrompt, buildPrompt, pageMarker, systemMessage } from './prompt';
 
@@ -149,7 +149,7 @@ async function* answerIn(
   // Document and model text never reach a client as live markup (see markup.ts).
   const safe = deps.settings.neutraliseMarkup;
   if (deps.settings.echoPrompt) {
-    yield content(safe ? neutraliseMarkup(prepared.prompt) : prepared.prompt);
+    yield content(safe ? neutraliseEcho(prepared.prompt) : prepared.prompt);
   }
   const stream = markupNeutraliser();
 

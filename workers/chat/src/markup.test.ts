@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markupNeutraliser, neutraliseMarkup } from './markup';
+import { markupNeutraliser, neutraliseEcho, neutraliseMarkup } from './markup';
 
 describe('neutraliseMarkup', () => {
   it('turns every tag opener into text, keeping comparisons', () => {
@@ -17,5 +17,11 @@ describe('neutraliseMarkup', () => {
     );
     expect(out.join('') + n.flush()).toBe('see ＜img src=x onerror=alert(1)> and a < b end <');
     expect(out[0]).toBe('see ');
+  });
+
+  it('keeps the echo’s own delimiter lines, and only those', () => {
+    expect(neutraliseEcho('rules\n<context>\n[1] <img src=x> a <context> b\n</context>\nQ')).toBe(
+      'rules\n<context>\n[1] ＜img src=x> a ＜context> b\n</context>\nQ',
+    );
   });
 });

@@ -13,6 +13,15 @@ export function neutraliseMarkup(text: string): string {
 }
 
 /**
+ * The echoed prompt: neutralised, except the prompt's own `<context>` delimiter lines (a
+ * document cannot forge them: prompt.ts strips them from document text). Clients, our web app
+ * among them, recognise the echo by them; an unknown element carries no script.
+ */
+export function neutraliseEcho(prompt: string): string {
+  return neutraliseMarkup(prompt).replace(/^＜(\/?)context>$/gm, '<$1context>');
+}
+
+/**
  * The same over a stream of pieces: a piece ending in `<` keeps it back until the next piece
  * shows what follows it, so a tag split across pieces is caught too.
  */
