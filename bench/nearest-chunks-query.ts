@@ -16,9 +16,25 @@ export type ListFiles = (
   ids: string[] | undefined,
 ) => { toSQL(): { sql: string; params: unknown[] } };
 
+export type SearchMode = 'hybrid' | 'vector' | 'keyword';
+
+/** The query route's statement (store/search.ts): both lists fused, or one, in one statement. */
+export type SearchQuery = (options: {
+  mode: SearchMode;
+  top: number;
+  fileIds?: string[];
+  vector: number[];
+  terms: string[];
+}) => SQL;
+
 interface KnowledgeStore {
   nearestChunksQuery: NearestChunksQuery;
   listFiles: ListFiles;
+  searchQuery: SearchQuery;
+  /** The question's keyword terms, as the query handler makes them (ingest/search-terms.ts). */
+  queryTerms: (text: string) => string[];
+  /** A chunk's search terms as tsvector text, as ingest writes them. */
+  tsvectorText: (text: string) => string;
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -42,9 +58,14 @@ export function loadKnowledgeStore(): Promise<KnowledgeStore> {
         return nextResolve(specifier, context);
       },
     });
-    // A computed specifier: dev/'s type checker (NodeNext) does not follow it into workers/.
-    const file = pathToFileURL(path.join(root, 'workers/knowledge/src/store/files.ts')).href;
-    return (await import(file)) as KnowledgeStore;
+    // Computed specifiers: dev/'s type checker (NodeNext) does not follow them into workers/.
+    const load = (file: string) => import(pathToFileURL(path.join(root, file)).href);
+    const [files, search, terms] = await Promise.all([
+      load('workers/knowledge/src/store/files.ts'),
+      load('workers/knowledge/src/store/search.ts'),
+      load('workers/knowledge/src/ingest/search-terms.ts'),
+    ]);
+    return { ...files, ...search, ...terms } as KnowledgeStore;
   })();
   return loaded;
 }

@@ -137,8 +137,10 @@ export async function runRequestPaths(options: RequestPathsOptions): Promise<Req
   log(`paths: probes (${samples} each)`);
   const probes = await measureProbes({ base: dev.baseUrl, db, settings, proxyAddress, samples });
   const routes: RouteFigure[] = [];
-  log(`paths: query (${samples} with their floors)`);
-  routes.push(await measureQuery(ctx, questions, samples));
+  for (const mode of ['hybrid', 'vector'] as const) {
+    log(`paths: query, ${mode} (${samples} with their floors)`);
+    routes.push(await measureQuery(ctx, questions, samples, mode));
+  }
   log(`paths: list (${samples})`);
   routes.push(await measureList(ctx, seeded.fileIds, samples));
   log(`paths: me (${samples})`);

@@ -8,7 +8,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { httpDatabase, type DatabaseSettings } from '../../shared/db/database.ts';
-import { loadKnowledgeStore } from '../nearest-chunks-query.ts';
+import { loadKnowledgeStore, type SearchMode } from '../nearest-chunks-query.ts';
 
 export interface SessionClaim {
   userId: string;
@@ -23,6 +23,8 @@ export interface Statement {
 
 export interface WorkerStatements {
   nearest(vector: number[], top: number): SQL;
+  /** The query route's statement for a question, as the knowledge worker builds it. */
+  search(vector: number[], question: string, top: number, mode: SearchMode): SQL;
   session(claim: SessionClaim): SQL;
   /** The list query built on a drizzle database (the worker's HTTP one, or a mock). */
   listOn(db: unknown, fileIds: string[]): BatchItem<'pg'>;
@@ -31,11 +33,13 @@ export interface WorkerStatements {
 }
 
 export async function workerStatements(): Promise<WorkerStatements> {
-  const { nearestChunksQuery, listFiles } = await loadKnowledgeStore();
+  const { nearestChunksQuery, listFiles, searchQuery, queryTerms } = await loadKnowledgeStore();
   const dialect = new PgDialect();
   const mock = drizzle.mock();
   return {
     nearest: (vector, top) => nearestChunksQuery(vector, { top }),
+    search: (vector, question, top, mode) =>
+      searchQuery({ mode, top, vector, terms: queryTerms(question) }),
     listOn: (db, fileIds) => listFiles(db, fileIds) as unknown as BatchItem<'pg'>,
     renderList(fileIds) {
       const { sql: text, params } = listFiles(mock, fileIds).toSQL();

@@ -38,45 +38,55 @@ export interface RouteContext {
   claim: SessionClaim;
 }
 
+/**
+ * The query route in one mode (hybrid, the default, or vector), against its floor: the
+ * question's embedding plus the worker's own statement for that mode on an open `pg`
+ * connection.
+ */
 export async function measureQuery(
   ctx: RouteContext,
   questions: string[],
   samples: number,
+  mode: 'hybrid' | 'vector',
 ): Promise<RouteFigure> {
   const http = workerSql(ctx.settings);
   const question = (i: number) => questions[(i + questions.length) % questions.length]!;
+  const statementFor = (vector: number[], i: number) =>
+    ctx.statements.search(vector, question(i), TOP, mode);
   // The vectors for the worker-SQL step, fetched beforehand: that step times SQL only.
   const vectors = new Map<string, number[]>();
   for (const q of questions) vectors.set(q, await embedQuestion(ctx.modelBase, q));
   const measured = await interleaved(samples, WARMUP, {
     route: async (i) => {
-      const found = await service.query(ctx.service, question(i), TOP);
+      const found = await service.query(ctx.service, question(i), TOP, mode);
       if (found !== TOP) throw new Error(`the query found ${found} chunks, not ${TOP}`);
     },
     floor: async (i) => {
       const embedding = await timed(() => embedQuestion(ctx.modelBase, question(i)));
-      const statement = ctx.statements.render(ctx.statements.nearest(embedding.value, TOP));
+      const statement = ctx.statements.render(statementFor(embedding.value, i));
       const run = await timed(() => runStatement(ctx.db, statement));
       return { embedding: embedding.ms, statement: run.ms };
     },
     worker_sql: async (i) => {
-      const nearest = ctx.statements.nearest(vectors.get(question(i))!, TOP);
-      await http.send(ctx.statements.session(ctx.claim), nearest);
+      await http.send(
+        ctx.statements.session(ctx.claim),
+        statementFor(vectors.get(question(i))!, i),
+      );
     },
   });
   const route = stats(measured.route!);
   const floor = stats(measured.floor!);
   const over = overP50(route, floor);
   return {
-    route: `GET /moduleknowledge/query (top ${TOP})`,
+    route: `GET /moduleknowledge/query (top ${TOP}, ${mode})`,
     latency: route,
     floor: {
-      what: 'embedding (model HTTP) + nearest-chunks statement (pg, open connection)',
+      what: `embedding (model HTTP) + the ${mode} search statement (pg, open connection)`,
       latency: floor,
       parts: partsOf(measured, 'floor'),
     },
     worker_sql: {
-      what: 'session check + nearest-chunks statement, one HTTP /sql batch (Neon driver)',
+      what: `session check + the ${mode} search statement, one HTTP /sql batch (Neon driver)`,
       latency: stats(measured.worker_sql!),
     },
     overhead_p50_ms: over,
@@ -84,7 +94,7 @@ export async function measureQuery(
     met: over <= 5,
     round_trips: await countRoundTrips(
       ctx.proxyAddress,
-      () => service.query(ctx.service, question(0), TOP),
+      () => service.query(ctx.service, question(0), TOP, mode),
       ROUND_TRIP_CALLS,
     ),
   };

@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import { embedText } from '../../dev/stack/offline-model/lexical.ts';
 import { makeCorpus, type CorpusChunk } from '../corpus.ts';
+import { loadKnowledgeStore } from '../nearest-chunks-query.ts';
 
 const DIMENSIONS = 1536;
 const CHUNKS_PER_FILE = 50;
@@ -37,6 +38,9 @@ export async function seedChunks(
   const corpus = makeCorpus({ docs: files, chunksPerDoc: CHUNKS_PER_FILE });
   const chunks = corpus.chunks.slice(0, options.chunks);
   const vectors = chunks.map((c) => literal(embedText(c.content, DIMENSIONS)));
+  // The keyword side of hybrid search: the terms ingest writes, from the worker's tokenizer.
+  const { tsvectorText } = await loadKnowledgeStore();
+  const terms = chunks.map((c) => tsvectorText(c.content));
   const embed_s = seconds(t0);
 
   const { rows } = await db.query<{ indexdef: string }>(
@@ -57,16 +61,17 @@ export async function seedChunks(
       const slice = chunks.slice(start, start + ROWS_PER_INSERT);
       // No ids: the sequence hands them out, as for an upload.
       await db.query(
-        `insert into chunks (file_id, page, index, content, embedding)
-         select file_id, page, index, content, embedding::vector
-         from unnest($1::uuid[], $2::int[], $3::int[], $4::text[], $5::text[])
-           as t(file_id, page, index, content, embedding)`,
+        `insert into chunks (file_id, page, index, content, embedding, search_terms)
+         select file_id, page, index, content, embedding::vector, terms::tsvector
+         from unnest($1::uuid[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[])
+           as t(file_id, page, index, content, embedding, terms)`,
         [
           slice.map((c) => fileIds[c.doc]!),
           slice.map((c) => c.page),
           slice.map((c) => c.index),
           slice.map((c) => c.content),
           vectors.slice(start, start + ROWS_PER_INSERT),
+          terms.slice(start, start + ROWS_PER_INSERT),
         ],
       );
     }

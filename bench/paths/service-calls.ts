@@ -37,8 +37,13 @@ export async function me(service: Service): Promise<void> {
   await call(`${service.base}/moduleauth/me`, { headers: bearer(service.token) });
 }
 
-export async function query(service: Service, text: string, top: number): Promise<number> {
-  const params = new URLSearchParams({ text, top: String(top) });
+export async function query(
+  service: Service,
+  text: string,
+  top: number,
+  mode: 'hybrid' | 'vector' = 'hybrid',
+): Promise<number> {
+  const params = new URLSearchParams({ text, top: String(top), mode });
   const body = await call(`${service.base}/moduleknowledge/query?${params}`, {
     headers: bearer(service.token),
   });

@@ -43,7 +43,7 @@ export const ChatRefusal = z.object({
   best_similarity: z.number().nullable(),
   threshold: z.number(),
   /** The few most similar chunks retrieved, highest similarity first. */
-  candidates: z.array(ChatSource),
+  candidates: z.array(ChatSource.extend({ similarity: z.number() })),
 });
 
 export const ChatDone = z.object({

@@ -239,9 +239,15 @@ describe('a super admin’s session on a desktop screen', () => {
     await ask(page, 'zebra quantum volcano');
     const answer = await lastAnswerWhenEnded(page);
     expect(await answer.getAttribute('data-state')).toBe('refused');
-    expect(await answer.locator('.answer-notice.refusal').textContent()).toBe(
+    expect(await answer.locator('.answer-notice.refusal p').first().textContent()).toBe(
       'No answer. Sorry, no relevant information was found, so no answer can be given.',
     );
+    // Why: the closest passage the service found, and what an answer needs (the refusal event).
+    await expect
+      .poll(() => answer.locator('.refusal-reason').textContent())
+      .toMatch(
+        /^The closest passage, in .+\.pdf p\. \d+, scored 0\.[0-4]\d; answers need 0\.50\. Try other words/,
+      );
     expect(await answer.locator('.markdown').textContent()).toBe('');
     expect(await answer.locator('.sources').isVisible()).toBe(false);
     expect(await answer.locator('details.context').isVisible()).toBe(false);

@@ -167,6 +167,15 @@ describe('a Chinese browser', () => {
     await page.getByRole('button', { name: '在全部文件中查找' }).click();
   });
 
+  it('explains a refusal in Chinese: the closest passage and the similarity an answer needs', async () => {
+    await ask(page, '斑马量子火山在哪里喷发？');
+    const answer = await lastAnswerWhenEnded(page);
+    expect(await answer.getAttribute('data-state')).toBe('refused');
+    await expect
+      .poll(() => answer.locator('.refusal-reason').textContent())
+      .toMatch(/^最接近的段落在 .+\.pdf 第 \d+ 页，相似度 0\.[0-4]\d；回答需要至少 0\.50。/);
+  });
+
   it('shows an unknown error code in the service’s own words', async () => {
     await page.route('**/moduleknowledge/list*', (route) =>
       route.fulfill({

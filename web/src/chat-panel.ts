@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatSource, KnowledgeFile } from './api/services';
+import type { ChatMessage, ChatRefusal, ChatSource, KnowledgeFile } from './api/services';
 import { isAbort, type AppContext } from './context';
 import { downloadLink } from './download';
 import { h, replace, uid } from './dom';
@@ -205,6 +205,7 @@ export function createChatPanel(ctx: AppContext, store: KnowledgeStore): HTMLEle
       for await (const item of stream) {
         if (item.event === 'message') turn.message(item.data);
         else if (item.event === 'sources') turn.sources(item.data);
+        else if (item.event === 'refusal') turn.explain(item.data);
       }
       turn.finish();
     } catch (err) {
@@ -246,6 +247,8 @@ interface Turn {
   element: HTMLElement;
   message(message: ChatMessage): void;
   sources(sources: ChatSource[]): void;
+  /** Why the service refused (the event after its error message): the closest passage found. */
+  explain(refusal: ChatRefusal): void;
   finish(): void;
   stopped(): void;
   failed(reason: Localized): void;
@@ -441,6 +444,26 @@ function createTurn(
             ),
           );
         }),
+      );
+    },
+    explain({ candidates, threshold }) {
+      const closest = candidates[0];
+      notice.append(
+        h(
+          'p',
+          { class: 'refusal-reason' },
+          t((m) =>
+            closest
+              ? m.chat.refusalClosest(
+                  closest.file_name,
+                  closest.section ?? null,
+                  closest.page,
+                  closest.similarity,
+                  threshold,
+                )
+              : m.chat.refusalNothing(threshold),
+          ),
+        ),
       );
     },
     finish() {

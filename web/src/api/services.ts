@@ -16,6 +16,7 @@ import {
 import {
   chatService,
   type ChatMessage as ChatMessageSchema,
+  type ChatRefusal as ChatRefusalSchema,
   type ChatSource as ChatSourceSchema,
 } from '../../../shared/contracts/chat';
 import {
@@ -35,6 +36,7 @@ export type FileProgress = z.output<typeof FileProgressSchema>;
 export type UploadResult = z.output<typeof UploadResultSchema>;
 export type ChatMessage = z.output<typeof ChatMessageSchema>;
 export type ChatSource = z.output<typeof ChatSourceSchema>;
+export type ChatRefusal = z.output<typeof ChatRefusalSchema>;
 
 /** Sends one request; the browser's fetch unless a transport (XHR for uploads) is given. */
 export type Transport = (request: Request) => Promise<Response>;

@@ -41,6 +41,16 @@ export const chat = translations({
       similarity === null
         ? `section “${section}”`
         : `section “${section}” · similarity ${formatDecimal2(similarity)}`,
+    refusalClosest: (
+      file: string,
+      section: string | null,
+      page: number,
+      similarity: number,
+      threshold: number,
+    ) =>
+      `The closest passage, in ${file} ${section ? `section “${section}”` : `p. ${formatInteger(page)}`}, scored ${formatDecimal2(similarity)}; answers need ${formatDecimal2(threshold)}. Try other words, or ask an administrator about the threshold.`,
+    refusalNothing: (threshold: number) =>
+      `Nothing in the knowledge base came close to the question (answers need a similarity of ${formatDecimal2(threshold)}).`,
     noAnswer: 'No answer. ',
     stopped: 'Stopped. ',
     failed: 'Failed. ',
@@ -92,6 +102,10 @@ export const chat = translations({
       similarity === null
         ? `章节“${section}”`
         : `章节“${section}” · 相似度 ${formatDecimal2(similarity)}`,
+    refusalClosest: (file, section, page, similarity, threshold) =>
+      `最接近的段落在 ${file} ${section ? `章节“${section}”` : `第 ${formatInteger(page)} 页`}，相似度 ${formatDecimal2(similarity)}；回答需要至少 ${formatDecimal2(threshold)}。请换个说法，或请管理员调整阈值。`,
+    refusalNothing: (threshold) =>
+      `知识库中没有与问题相近的内容（回答需要相似度至少 ${formatDecimal2(threshold)}）。`,
     noAnswer: '无法回答。',
     stopped: '已停止。',
     failed: '失败。',
