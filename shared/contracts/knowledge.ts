@@ -66,6 +66,33 @@ export const QueryResult = z.object({
   ranks: z.object({ vector: z.number().int().optional(), keyword: z.number().int().optional() }),
 });
 
+/** One page (or section) of a chosen file, as chat puts it into a prompt. */
+export const ContextPage = z.object({
+  file_id: z.uuid(),
+  file_name: z.string(),
+  page: z.number().int(),
+  /** For formats without pages: the section's heading path, if any. */
+  section: z.string().nullable(),
+  /** The page's whole text; with `excerpt`, only its retrieved chunks, each whole. */
+  text: z.string(),
+  /** `retrieval` mode: the best similarity of a chunk on the page; null in `full` mode. */
+  similarity: z.number().nullable(),
+  /** True when the whole page did not fit the budget and only its retrieved chunks are given. */
+  excerpt: z.boolean(),
+});
+
+/** The text of chosen files for a chat prompt: all of it when it fits, else the best pages. */
+export const ChatContext = z.object({
+  /** `full`: every page of the files; `retrieval`: the pages of the `top` nearest chunks. */
+  mode: enumOf(['full', 'retrieval']),
+  /** The chosen files that exist and are ready (others are left out), in the order asked. */
+  files: z.array(z.object({ id: z.uuid(), name: z.string(), pages: z.number().int() })),
+  /** Characters of the whole text of those files. */
+  total_chars: z.number().int(),
+  /** `full`: in file and page order; `retrieval`: in file and page order too, chosen by similarity. */
+  pages: z.array(ContextPage),
+});
+
 /** The knowledge module: documents into pgvector, similarity queries. */
 export const knowledgeService = defineService({
   name: 'knowledge',
@@ -118,14 +145,34 @@ numbers as typed, Chinese as characters and character pairs), rarest shared term
 \`mode=hybrid\` (the default): both lists fused by Reciprocal Rank Fusion (k = 60), so a chunk
 that either list ranks high comes first. Every result carries its cosine \`similarity\`,
 \`found_by\` (the lists that found it) and \`ranks\` (its rank in each). Over RPC this is the
-spec's QueryReq: \`Text\` is \`text\`, \`Top\` is \`top\`. @grpc`,
+spec's QueryReq: \`Text\` is \`text\`, \`Top\` is \`top\`. The original's generated clients send
+\`retrieve_limit\` (an alias of \`top\`, which it overrides) and \`similarity_threshold\` (only
+results at least this similar, inclusive); both are accepted. @grpc`,
       params: {
         text: z.string().trim().min(1).max(8000),
         top: z.number().int().min(1).max(50).default(10),
         file_id: FileIds.optional(),
         mode: SearchMode.default('hybrid'),
+        retrieve_limit: z.number().int().min(1).max(50).optional(),
+        similarity_threshold: z.number().min(-1).max(1).optional(),
       },
       output: z.array(QueryResult),
+    }),
+    GetContext: method({
+      doc: `The text of chosen files for a question, in one call: when the files' whole text
+is at most \`max_chars\` characters, every page of them (\`mode: full\`); else the whole
+pages holding the \`top\` chunks most similar to \`text\`, best first until \`max_chars\` is
+reached (\`mode: retrieval\`). A page is never cut: one too long for what is left is replaced by
+its retrieved chunks, or left out. Only ready files are read; the knowledge base is shared, so
+any logged-in user may read any file (as with list and download). Chat calls it for a chat
+limited to files. @grpc`,
+      params: {
+        text: z.string().trim().min(1).max(8000),
+        file_id: FileIds.refine((ids) => ids !== undefined, 'lists no file id'),
+        max_chars: z.number().int().min(1).max(2_000_000).default(24_000),
+        top: z.number().int().min(1).max(50).default(30),
+      },
+      output: ChatContext,
     }),
     DeleteFile: method({
       doc: `Deletes a file with its chunks and stored original (a file being processed stops):

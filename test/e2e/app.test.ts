@@ -217,10 +217,16 @@ describe('a super admin’s session on a desktop screen', () => {
       .poll(() => page.locator('.scope').textContent())
       .toContain(`Searching only: ${CHINESE}`);
     expect(await page.locator('.selection-bar').textContent()).toContain('1 file selected');
-    // The refund rule is in the English file only: limited to the Chinese one, nothing is found.
+    // The refund rule is in the English file only. Limited to the Chinese one, the model gets
+    // that file's whole text (no similarity refusal: the user chose it) and says it does not
+    // know; the sources are the Chinese file's pages only.
     await ask(page, 'What does the Marrowbank refund rule say?');
     const answer = await lastAnswerWhenEnded(page);
-    expect(await answer.getAttribute('data-state')).toBe('refused');
+    expect(await answer.getAttribute('data-state')).toBe('done');
+    expect(await answer.locator('.markdown').textContent()).toMatch(/I don't know/);
+    for (const source of await answer.locator('.sources li').allTextContents()) {
+      expect(source).toContain(CHINESE);
+    }
     expect(await page.locator('.turn').last().locator('.question-scope').textContent()).toBe(
       `In: ${CHINESE}`,
     );
@@ -290,8 +296,10 @@ describe('a super admin’s session on a desktop screen', () => {
     const answer = await lastAnswerWhenEnded(page);
     expect(await answer.getAttribute('data-state')).toBe('done');
     const text = await answer.locator('.markdown').textContent();
-    expect(text).toContain('<img src=x onerror="window.pwned=1">');
-    expect(text).toContain('<script>window.pwned=2</script>');
+    // Tag openers arrive neutralised (CHAT_NEUTRALISE_MARKUP, for the original's HTML-enabled
+    // client): shown as text either way.
+    expect(text).toContain('＜img src=x onerror="window.pwned=1">');
+    expect(text).toContain('＜script>window.pwned=2＜/script>');
     expect(await answer.locator('.markdown strong').first().textContent()).toBe('bold');
     expect(
       await page.locator('.conversation img, .conversation script, .conversation iframe').count(),

@@ -291,13 +291,15 @@ describe('documents other than PDFs', () => {
     await ask(page, 'When does the Brackenfold ferry leave in winter?');
     const answer = await lastAnswerWhenEnded(page);
     expect(await answer.getAttribute('data-state')).toBe('done');
+    // Limited to a file that fits the context budget: the cited section, given whole (no
+    // similarity).
     const meta = answer.locator('.source-meta').first();
     expect(await meta.textContent()).toMatch(
-      new RegExp(`^section “Brackenfold ferry ${tag} › Winter timetable” · similarity 0\\.\\d\\d$`),
+      new RegExp(`^section “Brackenfold ferry ${tag} › Winter timetable”$`),
     );
     await page.getByRole('button', { name: '中文' }).click();
     expect(await meta.textContent()).toMatch(
-      new RegExp(`^章节“Brackenfold ferry ${tag} › Winter timetable” · 相似度 0\\.\\d\\d$`),
+      new RegExp(`^章节“Brackenfold ferry ${tag} › Winter timetable”$`),
     );
     await page.getByRole('button', { name: 'English' }).click();
     await page.getByRole('button', { name: 'Search all files' }).click();

@@ -90,7 +90,9 @@ async function stream(
   }
   if (closed) return;
   res.write(`event: sources\ndata: ${JSON.stringify(answer.sources ?? [])}\n\n`);
-  res.end(`event: done\ndata: ${JSON.stringify({ request_id: requestId })}\n\n`);
+  // As the service's `done`: the mode used and the answer's language.
+  const done = { request_id: requestId, mode: 'retrieval', language: 'en' };
+  res.end(`event: done\ndata: ${JSON.stringify(done)}\n\n`);
 }
 
 /** Cuts a text into pieces of about `size` characters, as a model's tokens arrive. */

@@ -1,16 +1,25 @@
 import { exports } from 'cloudflare:workers';
 import { beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { ENGLISH_POLICY_FIXTURE, makeTextPdf } from '../../dev/fixtures/pdf-builder';
+import {
+  CHINESE_POLICY_FIXTURE,
+  ENGLISH_POLICY_FIXTURE,
+  makeTextPdf,
+} from '../../dev/fixtures/pdf-builder';
+import { CHINESE_LEAD_IN } from '../../dev/stack/offline-model/answer';
 import { readSse } from '../../shared/service';
-import { KNOWLEDGE_UNAVAILABLE, MODEL_FAILED } from '../../workers/chat/src/answer';
-import { NO_RELEVANT_KNOWLEDGE, SYSTEM_MESSAGE } from '../../workers/chat/src/prompt';
+import { DEFAULT_ERROR_TEXTS } from '../../workers/chat/src/language';
+import { systemMessage } from '../../workers/chat/src/prompt';
+
+const { no_relevant_knowledge: NO_RELEVANT_KNOWLEDGE } = DEFAULT_ERROR_TEXTS.en;
+const { knowledge_unavailable: KNOWLEDGE_UNAVAILABLE, model_failed: MODEL_FAILED } =
+  DEFAULT_ERROR_TEXTS.en;
 
 const stack = inject('stack');
 const BASE = 'http://kb.test';
 let token = '';
 
 type Event = { event: string; data: unknown };
-type Message = { content: string; request_id: string; type: string };
+type Message = { content: string; request_id: string; type: string; code?: string };
 type Recorded = {
   path: string;
   at: number;
@@ -109,6 +118,7 @@ describe('answering from the knowledge base', () => {
     const messages = all.filter((e) => e.event === 'message').map((e) => e.data as Message);
     expect(messages.length).toBeGreaterThan(2);
     expect(messages.every((m) => m.type === 'content' && m.request_id === requestId)).toBe(true);
+    // The echo: tag openers neutralised (CHAT_NEUTRALISE_MARKUP), its delimiters kept.
     expect(messages[0]!.content).toContain('<context>');
     expect(messages[0]!.content).toContain('Marrowbank');
     const answer = messages
@@ -118,11 +128,11 @@ describe('answering from the knowledge base', () => {
     expect(answer).toMatch(/^1\. /);
     const sources = all.at(-2)!.data as { file_id: string; page: number; similarity: number }[];
     expect(sources[0]).toMatchObject({ file_id: policyFile, page: 1 });
-    expect(all.at(-1)!.data).toMatchObject({ request_id: requestId });
+    expect(all.at(-1)!.data).toMatchObject({ request_id: requestId, language: 'en' });
   });
 
   it('sends the model exactly the spec’s request', async () => {
-    await events(await chat({ prompt: 'Marrowbank refund rules', file_id: policyFile }));
+    await events(await chat({ prompt: 'Marrowbank refund rules' }));
     const [request] = await recorded('/v1/chat/completions');
     const body = request!.body as {
       messages: { role: string; content: string }[];
@@ -134,22 +144,38 @@ describe('answering from the knowledge base', () => {
     expect(body.temperature).toBe(0.2);
     expect(body.stream).toBe(true);
     expect(body.messages.map((m) => m.role)).toEqual(['system', 'user']);
-    expect(body.messages[0]!.content).toBe(SYSTEM_MESSAGE);
+    expect(body.messages[0]!.content).toBe(systemMessage('en'));
     expect(body.messages[0]!.content).toMatch(/senior public policy researcher/);
     const user = body.messages[1]!.content;
     expect(user).toMatch(/only the context/);
     expect(user).toMatch(/numbered points/);
     expect(user).toMatch(/I don't know/);
-    expect(user.indexOf('<context>')).toBeLessThan(user.indexOf('[1] (file: charter.pdf, page 1)'));
+    // Unscoped, other suites' files may rank first: the item's form is what matters here.
+    expect(user.indexOf('<context>')).toBeLessThan(user.search(/\[1\] \(file: .+, page \d+\)/));
     expect(user.trimEnd().endsWith('Question: Marrowbank refund rules')).toBe(true);
   });
 
-  it('limits retrieval to file_id', async () => {
+  it('limits the chat to file_id: only that file is read', async () => {
     const all = await events(await chat({ prompt: 'Marrowbank refund rules', file_id: probeFile }));
-    // The probe file holds nothing about refunds: its only chunk is unrelated, so the answer
-    // is the refusal, although the charter (another file) would have matched.
-    expect(all.map((e) => e.event)).toEqual(['message', 'refusal']);
-    expect((all[0]!.data as Message).type).toBe('error');
+    // The probe file holds nothing about refunds; the charter (another file) would match. The
+    // user chose the probe, so its text is given (no similarity refusal) and the model, told
+    // to use only it, says it does not know.
+    const messages = all.filter((e) => e.event === 'message').map((e) => e.data as Message);
+    expect(messages[0]!.content).toContain(PROBE_TEXT);
+    expect(messages[0]!.content).not.toContain('Marrowbank parking');
+    expect(
+      messages
+        .slice(1)
+        .map((m) => m.content)
+        .join(''),
+    ).toMatch(/I don't know/);
+    expect(all.at(-2)).toEqual({
+      event: 'sources',
+      data: [
+        { file_id: probeFile, file_name: 'probe.pdf', page: 1, section: null, similarity: null },
+      ],
+    });
+    expect(all.at(-1)!.data).toMatchObject({ mode: 'full_text' });
   });
 
   it('a prompt with no words (“!!!”, “the”) is refused, not answered from arbitrary files', async () => {
@@ -157,7 +183,12 @@ describe('answering from the knowledge base', () => {
       const all = await events(await chat({ prompt }));
       expect(all[0], prompt).toEqual({
         event: 'message',
-        data: { content: NO_RELEVANT_KNOWLEDGE, request_id: expect.any(String), type: 'error' },
+        data: {
+          content: NO_RELEVANT_KNOWLEDGE,
+          request_id: expect.any(String),
+          type: 'error',
+          code: 'no_relevant_knowledge',
+        },
       });
       expect(all.slice(1).map((e) => e.event)).toEqual(['refusal']);
     }
@@ -176,7 +207,8 @@ describe('the similarity threshold (0.5, inclusive)', () => {
       text: prompt,
       vector: similarity === 0.5 ? unit(0.5, 0.5, 0.5, 0.5) : unit(similarity, rest),
     });
-    const all = await events(await chat({ prompt, file_id: probeFile }));
+    // Unscoped (the spec's path): the pinned vector is near nothing but the probe.
+    const all = await events(await chat({ prompt }));
     const completions = await recorded('/v1/chat/completions');
     if (answers) {
       expect(all.at(-1)!.event).toBe('done');
@@ -184,7 +216,12 @@ describe('the similarity threshold (0.5, inclusive)', () => {
     } else {
       expect(all[0]).toEqual({
         event: 'message',
-        data: { content: NO_RELEVANT_KNOWLEDGE, request_id: expect.any(String), type: 'error' },
+        data: {
+          content: NO_RELEVANT_KNOWLEDGE,
+          request_id: expect.any(String),
+          type: 'error',
+          code: 'no_relevant_knowledge',
+        },
       });
       expect(all.slice(1).map((e) => e.event)).toEqual(['refusal']);
       expect(completions).toHaveLength(0);
@@ -196,11 +233,17 @@ describe('a refusal says why', () => {
   it('follows the error message with the best similarity, the threshold and the nearest candidates', async () => {
     const prompt = 'refusal explanation question';
     await control('/embeddings', { text: prompt, vector: unit(0.47, Math.sqrt(1 - 0.47 ** 2)) });
-    const all = await events(await chat({ prompt, file_id: probeFile }));
-    // The message the original's clients read is unchanged: exactly content, request_id, type.
+    // Unscoped: a chat limited to files never refuses by similarity (issue 13).
+    const all = await events(await chat({ prompt }));
+    // The message the original's clients read keeps content, request_id, type; code is added.
     expect(all[0]).toEqual({
       event: 'message',
-      data: { content: NO_RELEVANT_KNOWLEDGE, request_id: expect.any(String), type: 'error' },
+      data: {
+        content: NO_RELEVANT_KNOWLEDGE,
+        request_id: expect.any(String),
+        type: 'error',
+        code: 'no_relevant_knowledge',
+      },
     });
     const requestId = (all[0]!.data as Message).request_id;
     expect(all.slice(1)).toEqual([
@@ -210,7 +253,8 @@ describe('a refusal says why', () => {
           request_id: requestId,
           best_similarity: expect.closeTo(0.47, 5),
           threshold: 0.5,
-          candidates: [
+          // The probe first; other suites' chunks, near nothing, may follow.
+          candidates: expect.arrayContaining([
             {
               file_id: probeFile,
               file_name: 'probe.pdf',
@@ -218,30 +262,28 @@ describe('a refusal says why', () => {
               section: null,
               similarity: expect.closeTo(0.47, 5),
             },
-          ],
+          ]),
         },
       },
     ]);
+    const refusal = all[1]!.data as { candidates: { file_id: string }[] };
+    expect(refusal.candidates[0]!.file_id).toBe(probeFile);
     expect(await recorded('/v1/chat/completions')).toHaveLength(0);
   });
 
-  it('names at most three candidates, most similar first, and null when nothing was found', async () => {
-    const all = await events(
-      await chat({ prompt: 'Marrowbank refund rules zzz', file_id: probeFile }),
-    );
+  it('names at most three candidates, most similar first', async () => {
+    const prompt = 'refusal candidates question';
+    await control('/embeddings', { text: prompt, vector: unit(0, 0, 0, 1) });
+    const all = await events(await chat({ prompt }));
     const refusal = all.find((e) => e.event === 'refusal')!.data as {
       best_similarity: number | null;
       candidates: { similarity: number }[];
     };
     expect(refusal.candidates.length).toBeLessThanOrEqual(3);
     expect(refusal.best_similarity).toBe(refusal.candidates[0]?.similarity ?? null);
-
-    // Scoped to a file that does not exist: nothing retrieved at all.
-    const empty = await events(await chat({ prompt: 'anything', file_id: crypto.randomUUID() }));
-    expect(empty.find((e) => e.event === 'refusal')!.data).toMatchObject({
-      best_similarity: null,
-      candidates: [],
-    });
+    const similarities = refusal.candidates.map((c) => c.similarity);
+    expect(similarities).toEqual([...similarities].sort((a, b) => b - a));
+    // Nothing retrieved at all (best_similarity null): answer.test.ts.
   });
 });
 
@@ -253,7 +295,7 @@ describe('failures end the stream with one error message', () => {
     );
     expect(all.at(-1)).toMatchObject({
       event: 'message',
-      data: { type: 'error', content: MODEL_FAILED },
+      data: { type: 'error', content: MODEL_FAILED, code: 'model_failed' },
     });
     expect(all.some((e) => e.event === 'done')).toBe(false);
   });
@@ -274,7 +316,12 @@ describe('failures end the stream with one error message', () => {
     expect(all).toEqual([
       {
         event: 'message',
-        data: { content: KNOWLEDGE_UNAVAILABLE, request_id: expect.any(String), type: 'error' },
+        data: {
+          content: KNOWLEDGE_UNAVAILABLE,
+          request_id: expect.any(String),
+          type: 'error',
+          code: 'knowledge_unavailable',
+        },
       },
     ]);
     expect(await recorded('/v1/chat/completions')).toHaveLength(0);
@@ -302,7 +349,7 @@ describe('streaming', () => {
     try {
       const prompt = 'Marrowbank refund rules';
       const sent = Date.now();
-      const res = await chat({ prompt, file_id: policyFile });
+      const res = await chat({ prompt }); // unscoped: the question is embedded
       expect(res.status).toBe(200);
       const reader = res.body!.getReader();
       const first = await reader.read();
@@ -374,5 +421,354 @@ describe('request checks', () => {
     const long = await chat({ prompt: 'x'.repeat(4001) });
     expect(long.status).toBe(413);
     expect((await long.json<{ code: string }>()).code).toBe('prompt_too_long');
+  });
+});
+
+/** A page of varied English prose (no line repeats across pages, so none reads as a footer). */
+function proseParagraph(seed: number, sentences: number): string {
+  const words = (
+    'harbour ledger tariff orchard lantern mill quarry granary tollgate beacon cistern foundry ' +
+    'meadow cooper tannery wharf chandler kiln spinney weir causeway almshouse turnpike guild ' +
+    'saltpan brewery vestry smithy pinfold dovecote'
+  ).split(' ');
+  let state = seed;
+  const next = () => (state = (state * 1103515245 + 12345) % 2147483648);
+  const out: string[] = [];
+  for (let i = 0; i < sentences; i += 1) {
+    const pick = () => words[next() % words.length]!;
+    out.push(
+      `The ${pick()} near the ${pick()} keeps a ${pick()} record for the ${pick()} and the ${pick()} of the ${pick()} district.`,
+    );
+  }
+  return out.join(' ');
+}
+
+/** Each marked page of an echoed files prompt: marker → the text under it. */
+function markedPages(prompt: string): Map<string, string> {
+  const context = prompt.slice(
+    prompt.indexOf('<context>\n') + 10,
+    prompt.lastIndexOf('\n</context>'),
+  );
+  const parts = context.split(/^(\[[^\]\n]+ p\. \d+(?: \(excerpts\))?\])\n/m).slice(1);
+  const pages = new Map<string, string>();
+  for (let i = 0; i < parts.length; i += 2)
+    pages.set(parts[i]!, parts[i + 1]!.replace(/\n\n$/, ''));
+  return pages;
+}
+
+async function pageTexts(fileId: string): Promise<string[]> {
+  const res = await exports.default.fetch(
+    new Request(`${BASE}/moduleknowledge/list?file_id=${fileId}&with_content=true`, {
+      headers: { Authorization: `Bearer ${token}` },
+    }),
+  );
+  const [file] = (await res.json<{ data: { content: string }[] }>()).data;
+  return file!.content.split('\f');
+}
+
+const messagesOf = (all: Event[]) =>
+  all.filter((e) => e.event === 'message').map((e) => e.data as Message);
+const answerOf = (all: Event[]) =>
+  messagesOf(all)
+    .slice(1)
+    .map((m) => m.content)
+    .join('');
+
+describe('a chat limited to files (issue 13 §1)', () => {
+  // Pinned far from every chunk: unscoped, this question is refused by the threshold rule.
+  const SUMMARY = 'Summarise this document, please';
+  const pinFar = (text: string) => control('/embeddings', { text, vector: unit(0, 0, 0, 1) });
+
+  it('gives the whole text of a file that fits, page-marked, with no similarity refusal', async () => {
+    await pinFar(SUMMARY);
+    const unscoped = await events(await chat({ prompt: SUMMARY }));
+    expect(unscoped.map((e) => e.event)).toEqual(['message', 'refusal']);
+    expect(unscoped[0]!.data).toMatchObject({ type: 'error', code: 'no_relevant_knowledge' });
+
+    const all = await events(await chat({ prompt: SUMMARY, file_id: policyFile }));
+    const [echo] = messagesOf(all);
+    const pages = markedPages(echo!.content);
+    const texts = await pageTexts(policyFile);
+    expect([...pages.keys()]).toEqual([
+      '[charter.pdf p. 1]',
+      '[charter.pdf p. 2]',
+      '[charter.pdf p. 3]',
+    ]);
+    expect([...pages.values()]).toEqual(texts);
+    expect(all.at(-1)).toMatchObject({
+      event: 'done',
+      data: { mode: 'full_text', language: 'en' },
+    });
+    // The model saw the page markers: its points cite them.
+    expect(answerOf(all)).toMatch(/^1\. .*\[charter\.pdf p\. 1\]\n2\. .*\[charter\.pdf p\. 2\]/);
+  });
+
+  it('lists the cited pages as sources', async () => {
+    const all = await events(
+      await chat({
+        prompt: 'Who is eligible for the Tessaly Housing Subsidy?',
+        file_id: policyFile,
+      }),
+    );
+    const answer = answerOf(all);
+    expect(answer).toContain('[charter.pdf p. 2]');
+    const sources = all.find((e) => e.event === 'sources')!.data as { page: number }[];
+    const cited = [...answer.matchAll(/\[charter\.pdf p\. (\d)\]/g)].map((m) => Number(m[1]));
+    expect(sources.map((s) => s.page)).toEqual([...new Set(cited)]);
+    expect(sources[0]).toEqual({
+      file_id: policyFile,
+      file_name: 'charter.pdf',
+      page: 2,
+      section: null,
+      similarity: null,
+    });
+  });
+
+  it('takes file_id as a comma-joined string or as a list', async () => {
+    for (const fileId of [`${policyFile},${probeFile}`, [policyFile, probeFile]]) {
+      const all = await events(await chat({ prompt: 'Marrowbank refund rules', file_id: fileId }));
+      const pages = markedPages(messagesOf(all)[0]!.content);
+      expect([...pages.keys()]).toEqual([
+        '[charter.pdf p. 1]',
+        '[charter.pdf p. 2]',
+        '[charter.pdf p. 3]',
+        '[probe.pdf p. 1]',
+      ]);
+      expect(all.at(-1)!.data).toMatchObject({ mode: 'full_text' });
+    }
+  });
+
+  it('knowledge’s GetContext (HTTP too): whole pages within max_chars, logged-in users only', async () => {
+    const texts = await pageTexts(policyFile);
+    const url = `${BASE}/moduleknowledge/context?text=${encodeURIComponent('Tessaly Housing Subsidy')}&file_id=${policyFile}&max_chars=700&top=5`;
+    const res = await exports.default.fetch(
+      new Request(url, { headers: { Authorization: `Bearer ${token}` } }),
+    );
+    expect(res.status).toBe(200);
+    const { data } = await res.json<{
+      data: {
+        mode: string;
+        total_chars: number;
+        files: { id: string }[];
+        pages: { page: number; text: string; excerpt: boolean; similarity: number | null }[];
+      };
+    }>();
+    expect(data.mode).toBe('retrieval');
+    expect(data.total_chars).toBe(texts.join('').length);
+    expect(data.files.map((f) => f.id)).toEqual([policyFile]);
+    expect(data.pages[0]).toMatchObject({ page: 2, excerpt: false, text: texts[1] });
+    expect(data.pages.reduce((n, p) => n + p.text.length, 0)).toBeLessThanOrEqual(700);
+    for (const page of data.pages.filter((p) => !p.excerpt))
+      expect(page.text).toBe(texts[page.page - 1]);
+
+    const refused = await exports.default.fetch(new Request(url));
+    expect(refused.status).toBe(401);
+    const empty = await exports.default.fetch(
+      new Request(`${BASE}/moduleknowledge/context?text=x&file_id=`, {
+        headers: { Authorization: `Bearer ${token}` },
+      }),
+    );
+    expect(empty.status).toBe(400);
+  });
+
+  it('files that do not exist: one error message with its code', async () => {
+    const all = await events(await chat({ prompt: SUMMARY, file_id: crypto.randomUUID() }));
+    expect(all).toEqual([
+      {
+        event: 'message',
+        data: {
+          content: DEFAULT_ERROR_TEXTS.en.files_unavailable,
+          request_id: expect.any(String),
+          type: 'error',
+          code: 'files_unavailable',
+        },
+      },
+    ]);
+  });
+
+  it('files longer than CHAT_CONTEXT_CHARS: whole pages of the best chunks, the mode said', async () => {
+    // 24 pages of about 1,400 characters: more than the 24,000 the test stack allows.
+    const pagesIn = Array.from({ length: 24 }, (_, i) =>
+      i === 8
+        ? `${proseParagraph(i + 1, 10)} The Quillford ferry levy is seventeen crowns per crossing. ${proseParagraph(99, 8)}`
+        : proseParagraph(i + 1, 19),
+    );
+    const longFile = await upload(pagesIn, 'long.pdf');
+    const texts = await pageTexts(longFile);
+    expect(texts.join('').length).toBeGreaterThan(24_000);
+
+    const all = await events(
+      await chat({ prompt: 'What is the Quillford ferry levy?', file_id: longFile }),
+    );
+    expect(all.at(-1)).toMatchObject({ event: 'done', data: { mode: 'file_retrieval' } });
+    const pages = markedPages(messagesOf(all)[0]!.content);
+    expect(pages.has('[long.pdf p. 9]')).toBe(true);
+    expect(pages.size).toBeLessThan(24);
+    let total = 0;
+    for (const [marker, text] of pages) {
+      // Never cut mid-page: a page is given whole, or (marked) as its retrieved chunks, each whole.
+      const page = Number(/p\. (\d+)/.exec(marker)![1]);
+      if (marker.endsWith('(excerpts)]')) {
+        for (const piece of text.split('\n…\n')) expect(texts[page - 1]).toContain(piece);
+      } else {
+        expect(text).toBe(texts[page - 1]);
+      }
+      total += [...text].length;
+    }
+    expect(total).toBeLessThanOrEqual(24_000);
+    expect(answerOf(all)).toContain('seventeen crowns');
+  });
+});
+
+describe('the original’s query parameters (issue 13 §4)', () => {
+  const query = async (params: string) => {
+    const res = await exports.default.fetch(
+      new Request(
+        `${BASE}/moduleknowledge/query?text=${encodeURIComponent(PROBE_TEXT)}&${params}`,
+        {
+          headers: { Authorization: `Bearer ${token}` },
+        },
+      ),
+    );
+    expect(res.status).toBe(200);
+    return (await res.json<{ data: { file_id: string; similarity: number }[] }>()).data;
+  };
+
+  it('retrieve_limit is top; similarity_threshold keeps results at least that similar', async () => {
+    expect(await query('retrieve_limit=2')).toHaveLength(2);
+    expect(await query('top=5&retrieve_limit=1')).toHaveLength(1);
+    // The probe's pinned vector is its own text's: similarity 1; nothing else comes near.
+    // (At the spec's breadth, 10: an isolated pinned vector is an approximate index's worst case.)
+    const kept = await query('retrieve_limit=10&similarity_threshold=0.99');
+    expect(kept).toEqual([expect.objectContaining({ file_id: probeFile })]);
+    expect(kept[0]!.similarity).toBeGreaterThanOrEqual(0.99);
+    const res = await exports.default.fetch(
+      new Request(`${BASE}/moduleknowledge/query?text=x&similarity_threshold=2`, {
+        headers: { Authorization: `Bearer ${token}` },
+      }),
+    );
+    expect(res.status).toBe(400);
+  });
+});
+
+describe('document text never reaches a client as live markup (issue 13 §5)', () => {
+  it('the echo and the answer carry no tag; the model still gets the text as it is', async () => {
+    const attack = '<img src=x onerror=alert(document.cookie)>';
+    const file = await upload(
+      [
+        `The Pellmore toll is 4 crowns. ${attack} The Pellmore toll is paid at the gate. ${crypto.randomUUID()}`,
+      ],
+      'hostile.pdf',
+    );
+    const all = await events(
+      await chat({ prompt: 'How much is the Pellmore toll?', file_id: file }),
+    );
+    const stream = messagesOf(all)
+      .map((m) => m.content)
+      .join('');
+    expect(stream).toContain('Pellmore');
+    // No tag but the echo's own delimiter lines.
+    expect(stream.replace(/^<\/?context>$/gm, '')).not.toMatch(/<[a-z/!?]/i);
+    expect(stream).toContain('＜img src=x onerror=alert(document.cookie)>');
+    const [request] = await recorded('/v1/chat/completions');
+    expect(JSON.stringify(request!.body)).toContain(attack);
+  });
+});
+
+describe('the question’s language (issue 13 §2)', () => {
+  let chineseFile = '';
+  beforeAll(async () => {
+    chineseFile = await upload(
+      CHINESE_POLICY_FIXTURE.pages.map((p) => `${p}\n对话测试 ${crypto.randomUUID()}`),
+      '青禾政策.pdf',
+    );
+  });
+
+  it('a Chinese question the knowledge base cannot answer: the Chinese refusal', async () => {
+    const prompt = '火星基地的氧气配额是多少？';
+    await control('/embeddings', { text: prompt, vector: unit(0, 0, 0, 1) });
+    const all = await events(await chat({ prompt }));
+    expect(all[0]).toEqual({
+      event: 'message',
+      data: {
+        content: '非常抱歉，未能检索到相关信息，无法回答',
+        request_id: expect.any(String),
+        type: 'error',
+        code: 'no_relevant_knowledge',
+      },
+    });
+    expect(all.slice(1).map((e) => e.event)).toEqual(['refusal']);
+  });
+
+  it('an English one: the English refusal', async () => {
+    const prompt = 'What is the oxygen quota of the Mars base?';
+    await control('/embeddings', { text: prompt, vector: unit(0, 0, 0, 1) });
+    const all = await events(await chat({ prompt }));
+    expect(all[0]).toEqual({
+      event: 'message',
+      data: {
+        content: 'Sorry, no relevant information was found, so no answer can be given.',
+        request_id: expect.any(String),
+        type: 'error',
+        code: 'no_relevant_knowledge',
+      },
+    });
+    expect(all.slice(1).map((e) => e.event)).toEqual(['refusal']);
+  });
+
+  it('a Chinese question gets a Chinese answer, asked for in the system message', async () => {
+    const all = await events(
+      await chat({ prompt: '住房补贴的标准是多少？', file_id: chineseFile }),
+    );
+    const answer = answerOf(all);
+    expect(answer.startsWith(`${CHINESE_LEAD_IN}\n1. `)).toBe(true);
+    expect(answer).toContain('每月1200元');
+    expect(answer).toContain('[青禾政策.pdf p. 1]');
+    expect(all.at(-1)!.data).toMatchObject({ mode: 'full_text', language: 'zh' });
+    const [request] = await recorded('/v1/chat/completions');
+    const messages = (request!.body as { messages: { content: string }[] }).messages;
+    expect(messages[0]!.content).toBe(systemMessage('zh'));
+    expect(messages[0]!.content).toMatch(/Answer in Chinese/);
+    expect(messages[1]!.content).toMatch(/Answer in Chinese/);
+  });
+
+  it('“总结这份文件的主要措施” over a chosen file: answered in Chinese, never refused', async () => {
+    const prompt = '总结这份文件的主要措施';
+    await control('/embeddings', { text: prompt, vector: unit(0, 0, 0, 1) });
+    const unscoped = await events(await chat({ prompt }));
+    expect(unscoped[0]!.data).toMatchObject({ type: 'error', code: 'no_relevant_knowledge' });
+    const all = await events(await chat({ prompt, file_id: chineseFile }));
+    expect(all.at(-1)).toMatchObject({
+      event: 'done',
+      data: { mode: 'full_text', language: 'zh' },
+    });
+    // Points citing pages, in Chinese.
+    const answer = answerOf(all);
+    expect(answer.startsWith(`${CHINESE_LEAD_IN}\n1. `)).toBe(true);
+    expect(answer).toMatch(/^1\. .*\[青禾政策\.pdf p\. 1\]$/m);
+    expect(answer).toContain('[青禾政策.pdf p. 2]');
+  });
+
+  it('an English question about a Chinese file: in English', async () => {
+    const all = await events(
+      await chat({ prompt: 'What does the housing subsidy pay?', file_id: chineseFile }),
+    );
+    expect(answerOf(all)).not.toContain(CHINESE_LEAD_IN);
+    expect(all.at(-1)!.data).toMatchObject({ language: 'en' });
+  });
+
+  it('error messages follow the question’s language and carry a stable code', async () => {
+    await control('/fail', { path: '/v1/chat/completions', times: 5, status: 503 });
+    const failed = await events(
+      await chat({ prompt: '住房补贴的标准是多少？', file_id: chineseFile }),
+    );
+    expect(failed.at(-1)!.data).toEqual({
+      content: '非常抱歉，回答未能完成，请重试',
+      request_id: expect.any(String),
+      type: 'error',
+      code: 'model_failed',
+    });
+    // Knowledge failing, in Chinese: answer.test.ts (failing the shared model's embeddings
+    // here would fail other files' uploads running at the same time).
   });
 });

@@ -11,6 +11,10 @@ interface __BaseEnv_ChatEnv {
 	CHAT_ECHO_PROMPT: string;
 	CHAT_MAX_PROMPT_CHARS: string;
 	CHAT_MODEL_TIMEOUT_MS: string;
+	CHAT_CONTEXT_CHARS: string;
+	CHAT_FILES_TOP: string;
+	CHAT_MESSAGES: string;
+	CHAT_NEUTRALISE_MARKUP: string;
 	AUTH_ISSUER: string;
 	AUTH_AUDIENCE: string;
 	TOKEN_TTL_SECONDS: string;

@@ -21,6 +21,8 @@ export interface ContextItem {
   /** The number the prompt gave the item ([3] or 3.), or its paragraph position. */
   n: number;
   text: string;
+  /** How the answer cites it when not by number: a page marker's text ("policy.pdf p. 3"). */
+  cite?: string;
 }
 
 export interface ParsedPrompt {
@@ -153,10 +155,32 @@ function itemsByMarker(region: string, marker: RegExp): ContextItem[] {
     .filter((item) => item.text.length > 0);
 }
 
-/** Numbered items of a context text: [n] markers, else "n." markers, else its paragraphs. */
+/**
+ * A page marker on a line of its own, as chat puts a chosen file's pages into a prompt:
+ * "[policy.pdf p. 3]", "[notes.md § Eligibility]", either with " (excerpts)".
+ */
+const PAGE_ITEM = /^[ \t]*\[([^[\]\n]+? (?:p\. \d+|§ [^[\]\n]+?))(?: \(excerpts\))?\][ \t]*$/gm;
+
+function itemsByPageMarker(region: string): ContextItem[] {
+  const matches = [...region.matchAll(PAGE_ITEM)];
+  return matches
+    .map((m, i) => {
+      const start = m.index + m[0].length;
+      const end = matches[i + 1]?.index ?? region.length;
+      return { n: i + 1, cite: m[1], text: cleanItem(region.slice(start, end)) };
+    })
+    .filter((item) => item.text.length > 0);
+}
+
+/**
+ * Items of a context text: page markers, else [n] markers, else "n." markers, else its
+ * paragraphs.
+ */
 export function contextItems(text: string): ContextItem[] {
   const region = contextRegion(text);
   for (const source of region === text ? [text] : [region, text]) {
+    const paged = itemsByPageMarker(source);
+    if (paged.length) return paged;
     const bracketed = itemsByMarker(source, BRACKET_ITEM);
     if (bracketed.length) return bracketed;
     const numbered = itemsByMarker(source, NUMBER_ITEM);
@@ -241,6 +265,8 @@ function shorten(sentence: string): string {
 
 export interface ScoredSentence {
   item: number;
+  /** The citation's text: the item's number, or its page marker. */
+  cite: string;
   sentence: string;
   score: number;
 }
@@ -268,19 +294,53 @@ export function rankSentences(question: string, items: ContextItem[]): ScoredSen
       if (!strong) continue;
       // Coverage of the question, with a gentle penalty for very long sentences.
       const score = matched / total / (1 + 0.25 * Math.log1p(present.size / 40));
-      ranked.push({ item: item.n, sentence, score, order });
+      ranked.push({ item: item.n, cite: item.cite ?? String(item.n), sentence, score, order });
     }
   }
   ranked.sort((a, b) => b.score - a.score || a.order - b.order);
-  return ranked.map(({ item, sentence, score }) => ({ item, sentence, score }));
+  return ranked.map(({ item, cite, sentence, score }) => ({ item, cite, sentence, score }));
 }
 
-/** The whole answer text: numbered points citing items, or "I don't know". */
+/** Chinese answers start with this when the prompt asks for Chinese (they quote the sources). */
+export const CHINESE_LEAD_IN = '根据所提供的资料：';
+
+const ASKS_CHINESE = /answer in chinese|用中文回答|请用中文/i;
+const ASKS_ENGLISH = /answer in english|用英文回答/i;
+
+/**
+ * The language an answer is asked in: an explicit instruction in the system message, else in
+ * the other messages (the first found), else none. The system message goes first because the
+ * user message carries documents, which may say anything.
+ */
+export function askedLanguage(messages: ChatMessageLike[]): 'zh' | 'en' | undefined {
+  const ordered = [
+    ...messages.filter((m) => m.role === 'system'),
+    ...messages.filter((m) => m.role !== 'system'),
+  ];
+  for (const m of ordered) {
+    const text = messageText(m.content);
+    const zh = text.search(ASKS_CHINESE);
+    const en = text.search(ASKS_ENGLISH);
+    if (zh >= 0 || en >= 0) return en < 0 || (zh >= 0 && zh < en) ? 'zh' : 'en';
+  }
+  return undefined;
+}
+
+/**
+ * The whole answer text: numbered points citing items, or "I don't know". Asked for Chinese
+ * (an "Answer in Chinese" instruction), it is deterministically Chinese: a Chinese lead-in
+ * before the quoted points, the Chinese "I don't know"; asked for English, the English one.
+ * Without an instruction, the question's script decides, as before.
+ */
 export function extractiveAnswer(messages: ChatMessageLike[]): string {
   const { question, items } = parsePrompt(messages);
+  const asked = askedLanguage(messages);
+  const chinese = asked ? asked === 'zh' : isMostlyCjk(question);
+  const lead = asked === 'zh' ? `${CHINESE_LEAD_IN}\n` : '';
+  if (SUMMARY.test(question) && items.length > 0) return lead + summaryPoints(items);
   const ranked = rankSentences(question, items);
   const best = ranked[0];
-  if (!best) return isMostlyCjk(question) ? I_DONT_KNOW_ZH : I_DONT_KNOW_EN;
+  if (!best) return chinese ? I_DONT_KNOW_ZH : I_DONT_KNOW_EN;
   const chosen: ScoredSentence[] = [];
   const seen = new Set<string>();
   for (const s of ranked) {
@@ -290,7 +350,26 @@ export function extractiveAnswer(messages: ChatMessageLike[]): string {
     seen.add(key);
     chosen.push(s);
   }
-  return chosen.map((s, i) => `${i + 1}. ${shorten(s.sentence)} [${s.item}]`).join('\n');
+  const points = chosen.map((s, i) => `${i + 1}. ${shorten(s.sentence)} [${s.cite}]`).join('\n');
+  return lead + points;
+}
+
+/** A question asking for a summary or the main points rather than a fact. */
+const SUMMARY =
+  /summar|overview|main (?:points|measures)|key points|总结|概括|概述|摘要|主要措施|要点/i;
+/** At most this many points in a summary. */
+const MAX_SUMMARY_POINTS = 5;
+
+/** A summary: the first sentence of each item (the first items), each citing its item. */
+function summaryPoints(items: ContextItem[]): string {
+  return items
+    .map((item) => ({ item, sentence: splitSentences(item.text)[0] }))
+    .filter((p): p is { item: ContextItem; sentence: string } => Boolean(p.sentence))
+    .slice(0, MAX_SUMMARY_POINTS)
+    .map(
+      ({ item, sentence }, i) => `${i + 1}. ${shorten(sentence)} [${item.cite ?? String(item.n)}]`,
+    )
+    .join('\n');
 }
 
 const PIECE_RE =

@@ -1,14 +1,18 @@
 import type OpenAI from 'openai';
 import type { z } from 'zod';
-import type { ChatMessage } from '../../../shared/contracts/chat';
+import type { ChatMessage, ChatMode, ChatSource } from '../../../shared/contracts/chat';
 import type {
+  ChatContext,
   knowledgeService,
   QueryResult as QueryResultSchema,
 } from '../../../shared/contracts/knowledge';
 import type { Logger } from '../../../shared/log/logger';
 import { sseEvent, type RpcClientOf } from '../../../shared/service';
 import type { AnswerSettings } from './config';
-import { buildPrompt, NO_RELEVANT_KNOWLEDGE, SYSTEM_MESSAGE } from './prompt';
+import { citedPages } from './citations';
+import { markupNeutraliser, neutraliseEcho } from './markup';
+import { languageOf, type ErrorCode, type Language } from './language';
+import { buildFilesPrompt, buildPrompt, pageMarker, systemMessage } from './prompt';
 
 /** The spec's fixed figures: results asked of knowledge, tokens and temperature. */
 export const TOP_RESULTS = 10;
@@ -17,14 +21,20 @@ export const TEMPERATURE = 0.2;
 /** Candidates a refusal names: enough to rephrase or tune the threshold, not a result list. */
 export const REFUSAL_CANDIDATES = 3;
 
-// Short and non-leaking: the cause goes to the log with the request id.
-export const KNOWLEDGE_UNAVAILABLE = 'Sorry, the knowledge base is unavailable right now.';
-export const MODEL_FAILED = 'Sorry, the answer could not be completed. Please try again.';
+type Message = z.output<typeof ChatMessage>;
+type Source = z.output<typeof ChatSource>;
+type Mode = z.output<typeof ChatMode>;
+type QueryResult = z.output<typeof QueryResultSchema>;
+type Context = z.output<typeof ChatContext>;
+
+/** What knowledge was asked, already under way: the whole base, or chosen files. */
+export type Retrieval =
+  { scope: 'all'; results: Promise<QueryResult[]> } | { scope: 'files'; context: Promise<Context> };
 
 export interface AnswerRequest {
   prompt: string;
   /** The retrieval, already under way: it runs while the stream opens (see startRetrieval). */
-  retrieval: Promise<QueryResult[]>;
+  retrieval: Retrieval;
   requestId: string;
   signal: AbortSignal;
   log: Logger;
@@ -36,73 +46,122 @@ export interface AnswerDeps {
   settings: AnswerSettings;
 }
 
-type Message = z.output<typeof ChatMessage>;
-
-type QueryResult = z.output<typeof QueryResultSchema>;
-
 /**
- * Asks knowledge for the best chunks (the spec's QueryReq: Text = prompt, Top = 10) at once,
- * so that the retrieval runs while the token's session is settled and the stream opens.
+ * Asks knowledge at once, so that the retrieval runs while the token's session is settled and
+ * the stream opens. Without files: the spec's QueryReq (Text = prompt, Top = 10). With files:
+ * their text in one call (whole when it fits the budget, else the pages of the best chunks).
  */
 export function startRetrieval(
   knowledge: RpcClientOf<typeof knowledgeService>,
   prompt: string,
   fileIds: string[] | undefined,
-): Promise<QueryResult[]> {
-  const retrieval = knowledge.GetQuery({
-    text: prompt,
-    top: TOP_RESULTS,
-    file_id: fileIds?.join(','),
-  });
-  retrieval.catch(() => undefined); // observed by answer(), unless the call is refused first
-  return retrieval;
+  settings: Pick<AnswerSettings, 'contextChars' | 'filesTop'>,
+): Retrieval {
+  const started = fileIds
+    ? {
+        scope: 'files' as const,
+        context: knowledge.GetContext({
+          text: prompt,
+          file_id: fileIds.join(','),
+          max_chars: settings.contextChars,
+          top: settings.filesTop,
+        }),
+      }
+    : {
+        scope: 'all' as const,
+        results: knowledge.GetQuery({ text: prompt, top: TOP_RESULTS }),
+      };
+  // Observed by answer(), unless the call is refused first.
+  (started.scope === 'files' ? started.context : started.results).catch(() => undefined);
+  return started;
+}
+
+/** The prompt to send, and how its sources are told once the answer is known. */
+interface Prepared {
+  mode: Mode;
+  prompt: string;
+  sources: (answer: string) => Source[];
+}
+
+class Refusal {
+  constructor(
+    readonly code: ErrorCode,
+    /** Why, for the `refusal` event that follows the error message (similarity refusals). */
+    readonly explained?: ReturnType<typeof explainRefusal>,
+  ) {}
 }
 
 /**
  * The spec's chat behaviour, in order: retrieve (Top 10), keep similarity ≥ threshold, refuse
  * when nothing is left (saying why in a `refusal` event), build the prompt, echo it, stream the model's answer chunk by chunk,
- * then the sources and `done`. Every path ends with `done` or one `error` message.
+ * then the sources and `done`. A chat limited to files reads their text instead (see
+ * `prepareFiles`). Every path ends with `done` or one `error` message, in the question's
+ * language.
  */
 export async function* answer(request: AnswerRequest, deps: AnswerDeps) {
+  const language = languageOf(request.prompt);
+  const error = (code: ErrorCode): Message => ({
+    content: deps.settings.errorTexts[language][code],
+    request_id: request.requestId,
+    type: 'error',
+    code,
+  });
+  try {
+    yield* answerIn(language, request, deps, error);
+  } catch (err) {
+    // Unforeseen: still the one error message, in the question's language.
+    if (request.signal.aborted) return;
+    request.log.error('chat failed', { error: String(err) });
+    yield error('model_failed');
+  }
+}
+
+async function* answerIn(
+  language: Language,
+  request: AnswerRequest,
+  deps: AnswerDeps,
+  error: (code: ErrorCode) => Message,
+) {
   const { log, requestId } = request;
-  const message = (type: 'content' | 'error', content: string): Message => ({
-    content,
+  const content = (text: string): Message => ({
+    content: text,
     request_id: requestId,
-    type,
+    type: 'content',
   });
 
-  let results;
+  let prepared: Prepared | Refusal;
   try {
-    results = await request.retrieval;
+    prepared =
+      request.retrieval.scope === 'all'
+        ? prepareAll(request, await request.retrieval.results, language, deps)
+        : prepareFiles(request.prompt, await request.retrieval.context, language, log);
   } catch (err) {
     log.error('knowledge query failed', { error: String(err) });
-    yield message('error', KNOWLEDGE_UNAVAILABLE);
+    yield error('knowledge_unavailable');
+    return;
+  }
+  if (prepared instanceof Refusal) {
+    yield error(prepared.code);
+    if (prepared.explained) yield sseEvent('refusal', prepared.explained);
     return;
   }
 
-  const kept = results.filter((r) => r.similarity >= deps.settings.minSimilarity);
-  if (kept.length === 0) {
-    log.warn('no relevant knowledge: refused without asking the model', {
-      retrieved: results.length,
-      best_similarity: results[0]?.similarity ?? null,
-      threshold: deps.settings.minSimilarity,
-    });
-    yield message('error', NO_RELEVANT_KNOWLEDGE);
-    yield sseEvent('refusal', explainRefusal(results, deps.settings.minSimilarity, requestId));
-    return;
+  // Document and model text never reach a client as live markup (see markup.ts).
+  const safe = deps.settings.neutraliseMarkup;
+  if (deps.settings.echoPrompt) {
+    yield content(safe ? neutraliseEcho(prepared.prompt) : prepared.prompt);
   }
-
-  const prompt = buildPrompt(request.prompt, kept);
-  if (deps.settings.echoPrompt) yield message('content', prompt);
+  const stream = markupNeutraliser();
 
   let usage: OpenAI.CompletionUsage | undefined;
+  let answerText = '';
   try {
-    const stream = await deps.model.chat.completions.create(
+    const completion = await deps.model.chat.completions.create(
       {
         model: deps.chatModel,
         messages: [
-          { role: 'system', content: SYSTEM_MESSAGE },
-          { role: 'user', content: prompt },
+          { role: 'system', content: systemMessage(language) },
+          { role: 'user', content: prepared.prompt },
         ],
         max_tokens: MAX_TOKENS,
         temperature: TEMPERATURE,
@@ -111,33 +170,32 @@ export async function* answer(request: AnswerRequest, deps: AnswerDeps) {
       },
       { signal: request.signal, timeout: deps.settings.modelTimeoutMs, maxRetries: 0 },
     );
-    for await (const chunk of stream) {
+    for await (const chunk of completion) {
       const delta = chunk.choices[0]?.delta?.content;
-      if (delta) yield message('content', delta);
+      if (delta) {
+        answerText += delta;
+        const text = safe ? stream.push(delta) : delta;
+        if (text) yield content(text);
+      }
       if (chunk.usage) usage = chunk.usage;
     }
+    const rest = stream.flush();
+    if (rest) yield content(rest);
   } catch (err) {
     if (request.signal.aborted) {
       log.info('client went away: model request aborted');
       return;
     }
     log.error('model request failed', { error: String(err) });
-    yield message('error', MODEL_FAILED);
+    yield error('model_failed');
     return;
   }
 
-  yield sseEvent(
-    'sources',
-    kept.map(({ file_id, file_name, page, section, similarity }) => ({
-      file_id,
-      file_name,
-      page,
-      section,
-      similarity,
-    })),
-  );
+  yield sseEvent('sources', prepared.sources(answerText));
   yield sseEvent('done', {
     request_id: requestId,
+    mode: prepared.mode,
+    language,
     ...(usage
       ? {
           usage: {
@@ -148,6 +206,84 @@ export async function* answer(request: AnswerRequest, deps: AnswerDeps) {
         }
       : {}),
   });
+}
+
+/** The spec's path: the kept results (similarity ≥ threshold), or the refusal. */
+function prepareAll(
+  { prompt: question, log, requestId }: AnswerRequest,
+  results: QueryResult[],
+  language: Language,
+  deps: AnswerDeps,
+): Prepared | Refusal {
+  const kept = results.filter((r) => r.similarity >= deps.settings.minSimilarity);
+  if (kept.length === 0) {
+    log.warn('no relevant knowledge: refused without asking the model', {
+      retrieved: results.length,
+      best_similarity: results[0]?.similarity ?? null,
+      threshold: deps.settings.minSimilarity,
+    });
+    return new Refusal(
+      'no_relevant_knowledge',
+      explainRefusal(results, deps.settings.minSimilarity, requestId),
+    );
+  }
+  const sources = kept.map(({ file_id, file_name, page, section, similarity }) => ({
+    file_id,
+    file_name,
+    page,
+    section,
+    similarity,
+  }));
+  return {
+    mode: 'retrieval',
+    prompt: buildPrompt(question, kept, language),
+    sources: () => sources,
+  };
+}
+
+/**
+ * A chat limited to files: the user chose the source, so there is no similarity refusal while
+ * the files have text. Sources are the pages the answer cites, or every page given when it
+ * cites none.
+ */
+function prepareFiles(
+  question: string,
+  context: Context,
+  language: Language,
+  log: Logger,
+): Prepared | Refusal {
+  if (context.files.length === 0) {
+    log.warn('chat limited to files of which none is ready');
+    return new Refusal('files_unavailable');
+  }
+  if (context.pages.length === 0) {
+    log.warn('chat limited to files: no page fits the context budget', {
+      total_chars: context.total_chars,
+    });
+    return new Refusal('no_relevant_knowledge');
+  }
+  const mode: Mode = context.mode === 'full' ? 'full_text' : 'file_retrieval';
+  log.info('chat limited to files', {
+    mode,
+    files: context.files.length,
+    pages: context.pages.length,
+    total_chars: context.total_chars,
+  });
+  const pages = context.pages;
+  return {
+    mode,
+    prompt: buildFilesPrompt(question, pages, language, context.mode === 'full'),
+    sources: (answer) => {
+      const cited = citedPages(answer, pages.map(pageMarker));
+      return (cited.length > 0 ? cited.map((i) => pages[i]!) : pages).map((page) => ({
+        file_id: page.file_id,
+        file_name: page.file_name,
+        page: page.page,
+        section: page.section,
+        similarity: page.similarity,
+      }));
+    },
+  };
 }
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { boolean, defineConfig, number, positiveInt } from '../../../shared/config/load-config';
 import { modelConfig } from '../../../shared/config/model-config';
 import { tokenVerificationConfig } from '../../../shared/config/token-config';
+import { errorTextsConfig } from './language';
 
 const answerConfig = z
   .object({
@@ -9,16 +10,33 @@ const answerConfig = z
     CHAT_ECHO_PROMPT: boolean(true),
     CHAT_MAX_PROMPT_CHARS: positiveInt(4000),
     CHAT_MODEL_TIMEOUT_MS: positiveInt(60_000),
+    CHAT_CONTEXT_CHARS: positiveInt(24_000),
+    CHAT_FILES_TOP: positiveInt(30),
+    CHAT_MESSAGES: errorTextsConfig,
+    CHAT_NEUTRALISE_MARKUP: boolean(true),
   })
   .refine((env) => env.CHAT_MIN_SIMILARITY >= -1 && env.CHAT_MIN_SIMILARITY <= 1, {
     path: ['CHAT_MIN_SIMILARITY'],
     message: 'a cosine similarity, between -1 and 1',
+  })
+  // Knowledge's own limits (GetContext): a larger value would fail every scoped chat.
+  .refine((env) => env.CHAT_CONTEXT_CHARS <= 2_000_000, {
+    path: ['CHAT_CONTEXT_CHARS'],
+    message: 'at most 2000000',
+  })
+  .refine((env) => env.CHAT_FILES_TOP <= 50, {
+    path: ['CHAT_FILES_TOP'],
+    message: 'at most 50',
   })
   .transform((env) => ({
     minSimilarity: env.CHAT_MIN_SIMILARITY,
     echoPrompt: env.CHAT_ECHO_PROMPT,
     maxPromptChars: env.CHAT_MAX_PROMPT_CHARS,
     modelTimeoutMs: env.CHAT_MODEL_TIMEOUT_MS,
+    contextChars: env.CHAT_CONTEXT_CHARS,
+    filesTop: env.CHAT_FILES_TOP,
+    errorTexts: env.CHAT_MESSAGES,
+    neutraliseMarkup: env.CHAT_NEUTRALISE_MARKUP,
   }));
 
 /** The chat module's one config loader. */

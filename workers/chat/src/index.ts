@@ -8,9 +8,10 @@ import { AppError } from '../../../shared/errors/app-error';
 import { createModelClient } from '../../../shared/model/client';
 import { createModuleApp, moduleName } from '../../../shared/module/module-app';
 import { mountService, rpcClient, type ServiceImpl } from '../../../shared/service';
-import { answer, MODEL_FAILED, startRetrieval } from './answer';
+import { answer, startRetrieval } from './answer';
 import { chatConfig } from './config';
 import { checkEmbeddings } from './health';
+import { DEFAULT_ERROR_TEXTS } from './language';
 import { CHAT_MODULE } from './module';
 
 const impl: ServiceImpl<typeof chatService, ChatEnv, Principal> = {
@@ -43,7 +44,7 @@ const impl: ServiceImpl<typeof chatService, ChatEnv, Principal> = {
       requestId,
     });
     // Retrieval starts now, while the token's session is settled and the stream opens.
-    const retrieval = startRetrieval(knowledge, body.prompt, body.file_id);
+    const retrieval = startRetrieval(knowledge, body.prompt, body.file_id, config.answer);
     return answer(
       { prompt: body.prompt, retrieval, requestId, signal: ctx.signal, log: ctx.log },
       {
@@ -65,10 +66,12 @@ mountService(app, chatService, impl, {
   settle: settleSession,
   bodyLimit: () => ({ bytes: MAX_BODY_BYTES }),
   // A stream that breaks in an unforeseen way still ends with the spec's error message.
+  // (answer() catches its own failures in the question's language: this is the last resort.)
   onStreamError: (_err, { requestId }) => ({
-    content: MODEL_FAILED,
+    content: DEFAULT_ERROR_TEXTS.en.model_failed,
     request_id: requestId ?? '',
     type: 'error',
+    code: 'model_failed',
   }),
 });
 

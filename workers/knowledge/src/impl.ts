@@ -4,6 +4,7 @@ import { checkDatabase } from '../../../shared/db/health';
 import { moduleName } from '../../../shared/module/module-app';
 import type { ServiceImpl } from '../../../shared/service';
 import { knowledgeConfig } from './config';
+import { chatContext } from './handlers/context';
 import { download, list, progress, remove, retry, status } from './handlers/files';
 import { query } from './handlers/query';
 import { upload } from './handlers/upload';
@@ -27,6 +28,7 @@ export const knowledgeImpl: ServiceImpl<typeof knowledgeService, KnowledgeEnv, P
   PostFileRetry: retry,
   GetList: list,
   GetQuery: query,
+  GetContext: chatContext,
   DeleteFile: remove,
   GetDownload: download,
 };

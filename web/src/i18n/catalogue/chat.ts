@@ -32,10 +32,15 @@ export const chat = translations({
     writing: 'Writing the answer…',
     context: 'Prompt and retrieved context',
     sources: 'Sources',
-    sourceMeta: (page: number, similarity: number) =>
-      `page ${formatInteger(page)} · similarity ${formatDecimal2(similarity)}`,
-    sourceSectionMeta: (section: string, similarity: number) =>
-      `section “${section}” · similarity ${formatDecimal2(similarity)}`,
+    // Null similarity: the page was given whole (a chat limited to files that fit).
+    sourceMeta: (page: number, similarity: number | null) =>
+      similarity === null
+        ? `page ${formatInteger(page)}`
+        : `page ${formatInteger(page)} · similarity ${formatDecimal2(similarity)}`,
+    sourceSectionMeta: (section: string, similarity: number | null) =>
+      similarity === null
+        ? `section “${section}”`
+        : `section “${section}” · similarity ${formatDecimal2(similarity)}`,
     refusalClosest: (
       file: string,
       section: string | null,
@@ -90,9 +95,13 @@ export const chat = translations({
     context: '提示词与检索到的上下文',
     sources: '出处',
     sourceMeta: (page, similarity) =>
-      `第 ${formatInteger(page)} 页 · 相似度 ${formatDecimal2(similarity)}`,
+      similarity === null
+        ? `第 ${formatInteger(page)} 页`
+        : `第 ${formatInteger(page)} 页 · 相似度 ${formatDecimal2(similarity)}`,
     sourceSectionMeta: (section, similarity) =>
-      `章节“${section}” · 相似度 ${formatDecimal2(similarity)}`,
+      similarity === null
+        ? `章节“${section}”`
+        : `章节“${section}” · 相似度 ${formatDecimal2(similarity)}`,
     refusalClosest: (file, section, page, similarity, threshold) =>
       `最接近的段落在 ${file} ${section ? `章节“${section}”` : `第 ${formatInteger(page)} 页`}，相似度 ${formatDecimal2(similarity)}；回答需要至少 ${formatDecimal2(threshold)}。请换个说法，或请管理员调整阈值。`,
     refusalNothing: (threshold) =>

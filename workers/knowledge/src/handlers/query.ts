@@ -11,25 +11,35 @@ import { searchChunks, type SearchMode } from '../store/search';
  * embedded in every mode: each result's cosine similarity is what the chat threshold tests.
  */
 export async function query(
-  params: { text: string; top: number; file_id?: string[]; mode: SearchMode },
+  params: {
+    text: string;
+    top: number;
+    file_id?: string[];
+    mode: SearchMode;
+    retrieve_limit?: number;
+    similarity_threshold?: number;
+  },
   ctx: KnowledgeCall,
 ) {
-  const config = knowledgeConfig(ctx.env);
-  const { vectors } = await embedTexts(
-    createModelClient(config.model),
-    config.model,
-    [params.text],
-    {
-      limits: { inputs: 1, tokens: Number.MAX_SAFE_INTEGER },
-      columnDimensions: EMBEDDING_COLUMN_DIMENSIONS,
-      signal: ctx.signal,
-    },
-  );
-  return searchChunks(knowledgeDb(ctx), {
+  const found = await searchChunks(knowledgeDb(ctx), {
     mode: params.mode,
-    top: params.top,
+    // The original's name (its generated clients send it): the limit wins over `top`'s default.
+    top: params.retrieve_limit ?? params.top,
     fileIds: params.file_id,
-    vector: vectors[0]!,
+    vector: await embedQuestion(params.text, ctx),
     terms: queryTerms(params.text),
   });
+  const min = params.similarity_threshold;
+  return min === undefined ? found : found.filter((r) => r.similarity >= min);
+}
+
+/** The question's embedding, padded to the column's width. */
+export async function embedQuestion(text: string, ctx: KnowledgeCall): Promise<number[]> {
+  const config = knowledgeConfig(ctx.env);
+  const { vectors } = await embedTexts(createModelClient(config.model), config.model, [text], {
+    limits: { inputs: 1, tokens: Number.MAX_SAFE_INTEGER },
+    columnDimensions: EMBEDDING_COLUMN_DIMENSIONS,
+    signal: ctx.signal,
+  });
+  return vectors[0]!;
 }
