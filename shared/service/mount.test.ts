@@ -619,6 +619,15 @@ describe('docs routes', () => {
     expect(html).not.toMatch(/https?:\/\//);
   });
 
+  it('serves the same document where go-doudou serves it, for the original’s clients', async () => {
+    const { app } = setup();
+    const original = await app.request('/moduleknowledge/go-doudou/openapi.json');
+    expect(original.status).toBe(200);
+    expect(await original.json()).toEqual(
+      await (await app.request('/moduleknowledge/openapi.json')).json(),
+    );
+  });
+
   it('passes the docs routes through the authorize hook as guest routes', async () => {
     const seen: Array<[string, readonly string[] | undefined]> = [];
     const { app } = setup({

@@ -50,6 +50,8 @@ export interface MountOptions<E extends Env = Env, Principal = unknown> {
 }
 
 export const OPENAPI_PATH = '/openapi.json';
+/** Where go-doudou serves the same document: the original's generated clients fetch it there. */
+export const GO_DOUDOU_OPENAPI_PATH = '/go-doudou/openapi.json';
 export const DOCS_PATH = '/docs';
 
 /**
@@ -91,7 +93,11 @@ export function mountService<E extends Env, S extends Service, Principal = unkno
 export function routeNameOf(service: Service, c: Context): string | undefined {
   const method = c.req.method === 'HEAD' ? 'GET' : c.req.method;
   const path = routePath(c, -1);
-  if (method === 'GET' && path === service.prefix + OPENAPI_PATH) return OPENAPI_ROUTE;
+  if (
+    method === 'GET' &&
+    (path === service.prefix + OPENAPI_PATH || path === service.prefix + GO_DOUDOU_OPENAPI_PATH)
+  )
+    return OPENAPI_ROUTE;
   if (method === 'GET' && path === service.prefix + DOCS_PATH) return DOCS_ROUTE;
   return service.routes.find((route) => route.httpMethod === method && route.fullPath === path)
     ?.name;
@@ -127,7 +133,9 @@ function assertMountable<E extends Env>(
     if (route.roles && !options.authorize) {
       fail(`${route.name} declares @role but no authorize hook was given to check it`);
     }
-    const reserved = route.httpMethod === 'GET' && [OPENAPI_PATH, DOCS_PATH].includes(route.path);
+    const reserved =
+      route.httpMethod === 'GET' &&
+      [OPENAPI_PATH, GO_DOUDOU_OPENAPI_PATH, DOCS_PATH].includes(route.path);
     if (reserved && (options.openapi ?? true))
       fail(`${route.name}: GET ${route.path} is the docs route`);
   }
@@ -249,7 +257,9 @@ function mountDocs<E extends Env, Principal>(
   const enter = (name: string) => enterRoute<E>(guestRoute(name));
   const authorize = (name: string) =>
     authorizeStep<E, Principal>(guestRoute(name), options.authorize);
-  app.get(OPENAPI_PATH, enter(OPENAPI_ROUTE), authorize(OPENAPI_ROUTE), (c) => c.json(document));
+  for (const path of [OPENAPI_PATH, GO_DOUDOU_OPENAPI_PATH]) {
+    app.get(path, enter(OPENAPI_ROUTE), authorize(OPENAPI_ROUTE), (c) => c.json(document));
+  }
   app.get(DOCS_PATH, enter(DOCS_ROUTE), authorize(DOCS_ROUTE), (c) => {
     page ??= renderApiReferencePage({
       title: document.info.title,

@@ -28,6 +28,15 @@ const validate = (doc: unknown) => {
 };
 
 describe('interface descriptions', () => {
+  it.each(['/moduleauth', '/moduleknowledge', '/modulechat'])(
+    '%s/go-doudou/openapi.json, where the original’s generated clients fetch it, is the same document',
+    async (prefix) => {
+      const res = await get(`${prefix}/go-doudou/openapi.json`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual(await (await get(`${prefix}/openapi.json`)).json());
+    },
+  );
+
   it.each([
     ['/moduleauth/openapi.json', authService],
     ['/moduleknowledge/openapi.json', knowledgeService],
