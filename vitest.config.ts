@@ -9,7 +9,16 @@ import { moduleWorkers, type TestStack } from './dev/test/workers.ts';
 // - integration: all four workers inside workerd (the gateway under test, the three modules as
 //                auxiliary workers) against the real local database and model endpoint that
 //                dev/test/global-setup.ts starts;
+// - integration-model: the same, for the files that drive the offline model's controls, one
+//                file at a time on a stack of their own;
 // - faults:      the same, with a stack of its own that the tests break on purpose.
+/** The integration files that drive the offline model's test controls (see the projects below). */
+const MODEL_CONTROLLED = [
+  'test/integration/chat.test.ts',
+  'test/integration/ingestion.test.ts',
+  'test/integration/knowledge.test.ts',
+];
+
 export default defineConfig({
   test: {
     projects: [
@@ -44,7 +53,12 @@ export default defineConfig({
           include: ['shared/**/*.test.ts', 'workers/**/*.test.ts'],
         },
       },
-      workersProject('integration', 'test/integration/**/*.test.ts'),
+      workersProject('integration', 'test/integration/**/*.test.ts', {
+        exclude: MODEL_CONTROLLED,
+      }),
+      // Files that pin, slow or fail the offline model endpoint: one at a time, on a stack of
+      // their own, so that one file's controls (and resets) never reach another's requests.
+      workersProject('integration-model', MODEL_CONTROLLED, { fileParallelism: false }),
       // Takes the database away and back: its own stack, so no other test sees the outage.
       workersProject('faults', 'test/faults/**/*.test.ts'),
       {
@@ -67,7 +81,11 @@ export default defineConfig({
 });
 
 /** All four workers in workerd against a stack of the project's own. */
-function workersProject(name: string, include: string) {
+function workersProject(
+  name: string,
+  include: string | string[],
+  options: { exclude?: string[]; fileParallelism?: boolean } = {},
+) {
   return {
     plugins: [
       cloudflareTest(async ({ inject }) => {
@@ -90,7 +108,8 @@ function workersProject(name: string, include: string) {
     ],
     test: {
       name,
-      include: [include],
+      include: [include].flat(),
+      ...options,
       globalSetup: ['./dev/test/global-setup.ts'],
       testTimeout: 30_000,
       hookTimeout: 60_000,
