@@ -224,6 +224,10 @@ describe('a super admin’s session on a desktop screen', () => {
     const answer = await lastAnswerWhenEnded(page);
     expect(await answer.getAttribute('data-state')).toBe('done');
     expect(await answer.locator('.markdown').textContent()).toMatch(/I don't know/);
+    // The page says how: the chosen file was read whole (the done event's mode).
+    await expect
+      .poll(() => answer.locator('.answer-mode').textContent())
+      .toBe('Answered from the whole text of the chosen files.');
     for (const source of await answer.locator('.sources li').allTextContents()) {
       expect(source).toContain(CHINESE);
     }
@@ -249,6 +253,7 @@ describe('a super admin’s session on a desktop screen', () => {
         /^The closest passage, in .+\.pdf p\. \d+, scored 0\.[0-4]\d; answers need 0\.50\. Try other words/,
       );
     expect(await answer.locator('.markdown').textContent()).toBe('');
+    expect(await answer.locator('.answer-mode').isVisible()).toBe(false);
     expect(await answer.locator('.sources').isVisible()).toBe(false);
     expect(await answer.locator('details.context').isVisible()).toBe(false);
     await screenshot(page, 'desktop-chat-refusal');

@@ -171,9 +171,20 @@ describe('a Chinese browser', () => {
     await ask(page, '斑马量子火山在哪里喷发？');
     const answer = await lastAnswerWhenEnded(page);
     expect(await answer.getAttribute('data-state')).toBe('refused');
+    expect(await answer.locator('.answer-notice.refusal p').first().textContent()).toBe(
+      '无法回答。非常抱歉，未能检索到相关信息，无法回答。',
+    );
     await expect
       .poll(() => answer.locator('.refusal-reason').textContent())
       .toMatch(/^最接近的段落在 .+\.pdf 第 \d+ 页，相似度 0\.[0-4]\d；回答需要至少 0\.50。/);
+
+    // Asked in English on a Chinese page: the service words it in English, the page in Chinese
+    // (by the message's code).
+    await ask(page, 'zebra quantum volcano');
+    const english = await lastAnswerWhenEnded(page);
+    expect(await english.locator('.answer-notice.refusal p').first().textContent()).toBe(
+      '无法回答。非常抱歉，未能检索到相关信息，无法回答。',
+    );
   });
 
   it('shows an unknown error code in the service’s own words', async () => {

@@ -1,10 +1,10 @@
-import type { ChatMessage, ChatRefusal, ChatSource, KnowledgeFile } from './api/services';
+import type { ChatDone, ChatMessage, ChatRefusal, ChatSource, KnowledgeFile } from './api/services';
 import { isAbort, type AppContext } from './context';
 import { downloadLink } from './download';
 import { h, replace, uid } from './dom';
 import { isInProgress } from './file-status';
 import { t, type Localized } from './i18n/bind';
-import { failureMessage } from './i18n/failure';
+import { codedText, failureMessage } from './i18n/failure';
 import { formatList } from './i18n/format';
 import type { Messages } from './i18n/messages';
 import type { KnowledgeStore } from './knowledge-store';
@@ -206,6 +206,7 @@ export function createChatPanel(ctx: AppContext, store: KnowledgeStore): HTMLEle
         if (item.event === 'message') turn.message(item.data);
         else if (item.event === 'sources') turn.sources(item.data);
         else if (item.event === 'refusal') turn.explain(item.data);
+        else if (item.event === 'done') turn.done(item.data);
       }
       turn.finish();
     } catch (err) {
@@ -249,6 +250,8 @@ interface Turn {
   sources(sources: ChatSource[]): void;
   /** Why the service refused (the event after its error message): the closest passage found. */
   explain(refusal: ChatRefusal): void;
+  /** The stream's end: how the answer was made (the whole text of chosen files, or retrieval). */
+  done(done: ChatDone): void;
   finish(): void;
   stopped(): void;
   failed(reason: Localized): void;
@@ -291,6 +294,7 @@ function createTurn(
   const markdown = h('div', { class: 'markdown' });
   const view = createMarkdownView(markdown);
   const notice = h('div', { class: 'answer-notice', hidden: true });
+  const mode = h('p', { class: 'answer-mode', hidden: true });
   const sourceList = h('ol', { class: 'source-list' });
   const sources = h(
     'section',
@@ -314,6 +318,7 @@ function createTurn(
     markdown,
     notice,
     status,
+    mode,
     sources,
   );
   const element = h(
@@ -390,14 +395,14 @@ function createTurn(
 
   return {
     element,
-    message({ content, type }) {
+    message({ content, type, code }) {
       if (ended) return;
       if (type === 'error') {
         // The service answers no question it has no knowledge for, and reports failures the
         // same way: one message of type "error" that ends the stream.
-        // Its text has no code to translate it by: the service's words are shown.
+        // Shown in the page's language by its code; an unknown code shows the service's words.
         setState(answer ? 'failed' : 'refused');
-        showNotice(answer ? 'error' : 'refusal', content);
+        showNotice(answer ? 'error' : 'refusal', codedText(code, content));
         announce(t((m) => (answer ? m.chat.announceFailed : m.chat.announceRefused)));
         first = false;
         return;
@@ -444,6 +449,15 @@ function createTurn(
             ),
           );
         }),
+      );
+    },
+    done(done) {
+      // A chat about chosen files reads them whole when they fit, else their best pages.
+      if (done.mode === 'retrieval') return;
+      mode.hidden = false;
+      replace(
+        mode,
+        t((m) => (done.mode === 'full_text' ? m.chat.modeFullText : m.chat.modeFileRetrieval)),
       );
     },
     explain({ candidates, threshold }) {

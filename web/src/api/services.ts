@@ -15,6 +15,7 @@ import {
 } from '../../../shared/contracts/auth';
 import {
   chatService,
+  type ChatDone as ChatDoneSchema,
   type ChatMessage as ChatMessageSchema,
   type ChatRefusal as ChatRefusalSchema,
   type ChatSource as ChatSourceSchema,
@@ -37,6 +38,7 @@ export type UploadResult = z.output<typeof UploadResultSchema>;
 export type ChatMessage = z.output<typeof ChatMessageSchema>;
 export type ChatSource = z.output<typeof ChatSourceSchema>;
 export type ChatRefusal = z.output<typeof ChatRefusalSchema>;
+export type ChatDone = z.output<typeof ChatDoneSchema>;
 
 /** Sends one request; the browser's fetch unless a transport (XHR for uploads) is given. */
 export type Transport = (request: Request) => Promise<Response>;

@@ -20,5 +20,17 @@ export function failureText(failure: Failure, m: Messages): string {
     : described;
 }
 
+/**
+ * A chat stream's error message in the reader's language, by its `code` (the service words it
+ * in the question's language, which may not be the page's); without a known code, as sent.
+ */
+export function codedText(code: string | undefined, content: string): Localized {
+  return t((m) => {
+    if (code === undefined || !isKnown(code, m.errors)) return content;
+    const described = m.errors[code];
+    return typeof described === 'function' ? described([]) : described;
+  });
+}
+
 /** {@link failureText}, following the language. */
 export const failureMessage = (failure: Failure): Localized => t((m) => failureText(failure, m));

@@ -51,6 +51,9 @@ export const chat = translations({
       `The closest passage, in ${file} ${section ? `section “${section}”` : `p. ${formatInteger(page)}`}, scored ${formatDecimal2(similarity)}; answers need ${formatDecimal2(threshold)}. Try other words, or ask an administrator about the threshold.`,
     refusalNothing: (threshold: number) =>
       `Nothing in the knowledge base came close to the question (answers need a similarity of ${formatDecimal2(threshold)}).`,
+    modeFullText: 'Answered from the whole text of the chosen files.',
+    modeFileRetrieval:
+      'The chosen files are too long to read whole: answered from their most relevant pages.',
     noAnswer: 'No answer. ',
     stopped: 'Stopped. ',
     failed: 'Failed. ',
@@ -106,6 +109,8 @@ export const chat = translations({
       `最接近的段落在 ${file} ${section ? `章节“${section}”` : `第 ${formatInteger(page)} 页`}，相似度 ${formatDecimal2(similarity)}；回答需要至少 ${formatDecimal2(threshold)}。请换个说法，或请管理员调整阈值。`,
     refusalNothing: (threshold) =>
       `知识库中没有与问题相近的内容（回答需要相似度至少 ${formatDecimal2(threshold)}）。`,
+    modeFullText: '根据所选文件的全文回答。',
+    modeFileRetrieval: '所选文件篇幅较长，无法全文读取：根据其中最相关的页面回答。',
     noAnswer: '无法回答。',
     stopped: '已停止。',
     failed: '失败。',

@@ -59,6 +59,12 @@ export const errors = translations({
     internal_error: 'Something went wrong in the service. Try again.',
     rpc_protocol_error: 'The service answered in an unexpected form. Try again.',
     invalid_response: 'The service answered in an unexpected form. Try again.',
+    // The chat stream's error messages (their `code`).
+    no_relevant_knowledge: 'Sorry, no relevant information was found, so no answer can be given.',
+    files_unavailable:
+      'Sorry, the chosen files are not available (deleted, or not processed yet), so no answer can be given.',
+    knowledge_unavailable: 'Sorry, the knowledge base is unavailable right now.',
+    model_failed: 'Sorry, the answer could not be completed. Please try again.',
   },
   'zh-CN': {
     network: '无法连接到服务。请检查网络连接后重试。',
@@ -105,5 +111,9 @@ export const errors = translations({
     internal_error: '服务内部出错，请重试。',
     rpc_protocol_error: '服务返回了意外的内容，请重试。',
     invalid_response: '服务返回了意外的内容，请重试。',
+    no_relevant_knowledge: '非常抱歉，未能检索到相关信息，无法回答。',
+    files_unavailable: '非常抱歉，所选文件不可用（已删除或尚未处理完成），无法回答。',
+    knowledge_unavailable: '非常抱歉，知识库暂时不可用。',
+    model_failed: '非常抱歉，回答未能完成，请重试。',
   },
 });
