@@ -99,8 +99,9 @@ describe('keyword search finds exact terms that vector search misses', () => {
     expect(keyword).toMatchObject({ page, found_by: ['keyword'], ranks: { keyword: 1 } });
     expect(keyword!.content).toContain(evidence);
 
-    // Fusion weighs both lists equally: against distractors built to fool vector search
-    // (ranking the target last of six) it lands in the top five, not always the top three.
+    // Fusion weighs the keyword list double for a question with a number or a code, yet
+    // against distractors built to fool vector search (ranked first by it and second by
+    // keywords, the target last of six) the target lands in the top five, not always first.
     const hybrid = await query({ ...scope, top: '5', mode: 'hybrid' });
     const found = hybrid.find((r) => r.content.includes(evidence));
     expect(found).toMatchObject({ page, ranks: { keyword: 1 } });
@@ -151,6 +152,16 @@ describe('modes', () => {
     for (const r of results) {
       expect(r.found_by).toEqual((['vector', 'keyword'] as const).filter((l) => r.ranks[l]));
     }
+  });
+
+  it('weighs the keyword list double when the question carries a number or a code', async () => {
+    const results = await query({ text: 'ZJAC00-2024-0001 register', mode: 'hybrid' });
+    expect(results.length).toBeGreaterThan(2);
+    const weighted = (r: Match) =>
+      (r.ranks.vector ? 1 / (60 + r.ranks.vector) : 0) +
+      (r.ranks.keyword ? 2 / (60 + r.ranks.keyword) : 0);
+    const scores = results.map(weighted);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
   });
 
   it('refuses an unknown mode with 400', async () => {
