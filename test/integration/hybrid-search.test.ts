@@ -1,13 +1,11 @@
-import { env, exports } from 'cloudflare:workers';
+import { env } from 'cloudflare:workers';
 import { sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeTextPdf } from '../../dev/fixtures/pdf-builder';
-import { openPool } from '../../shared/db/database';
 import { backfillSearchTerms } from '../../workers/knowledge/src/db/backfill-search-terms';
 import { searchQuery } from '../../workers/knowledge/src/store/search';
-
-const stack = inject('stack');
-const BASE = 'http://kb.test';
+import { call, seededAdminToken } from '../helpers/auth';
+import { withDb } from '../helpers/database';
 
 type Match = {
   id: number;
@@ -20,12 +18,9 @@ type Match = {
 };
 
 let token = '';
-const auth = () => ({ Authorization: `Bearer ${token}` });
-const call = (path: string) =>
-  exports.default.fetch(new Request(`${BASE}${path}`, { headers: auth() }));
 
 async function query(params: Record<string, string>): Promise<Match[]> {
-  const res = await call(`/moduleknowledge/query?${new URLSearchParams(params)}`);
+  const res = await call(`/moduleknowledge/query?${new URLSearchParams(params)}`, { token });
   expect(res.status, await res.clone().text()).toBe(200);
   return (await res.json<{ data: Match[] }>()).data;
 }
@@ -33,20 +28,9 @@ async function query(params: Record<string, string>): Promise<Match[]> {
 async function uploadOk(bytes: Uint8Array, name: string): Promise<{ id: string }> {
   const form = new FormData();
   form.append('file', new File([bytes], name, { type: 'application/pdf' }));
-  const res = await exports.default.fetch(
-    new Request(`${BASE}/moduleknowledge/upload`, { method: 'POST', body: form, headers: auth() }),
-  );
+  const res = await call('/moduleknowledge/upload', { method: 'POST', body: form, token });
   expect(res.status, await res.clone().text()).toBe(200);
   return (await res.json<{ data: { id: string } }>()).data;
-}
-
-async function withDb<T>(work: (db: ReturnType<typeof openPool>['db']) => Promise<T>): Promise<T> {
-  const { db, close } = openPool({ url: stack.databaseUrl, proxy: stack.databaseProxy }, {});
-  try {
-    return await work(db);
-  } finally {
-    await close();
-  }
 }
 
 // One page, one chunk. The target pages bury an exact code or amount in a long passage on
@@ -74,14 +58,7 @@ let codeFile: { id: string };
 let amountFile: { id: string };
 
 beforeAll(async () => {
-  const res = await exports.default.fetch(
-    new Request(`${BASE}/moduleauth/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(stack.admin),
-    }),
-  );
-  token = (await res.json<{ data: { token: string } }>()).data.token;
+  token = await seededAdminToken();
   codeFile = await uploadOk(makeTextPdf([...CODE_DISTRACTORS, CODE_PAGE]), 'register.pdf');
   amountFile = await uploadOk(makeTextPdf([AMOUNT_PAGE, ...AMOUNT_DISTRACTORS]), '就业报告.pdf');
 });
@@ -165,7 +142,7 @@ describe('modes', () => {
   });
 
   it('refuses an unknown mode with 400', async () => {
-    const res = await call('/moduleknowledge/query?text=x&mode=fuzzy');
+    const res = await call('/moduleknowledge/query?text=x&mode=fuzzy', { token });
     expect(res.status).toBe(400);
   });
 
@@ -179,7 +156,9 @@ describe('modes', () => {
   it('treats tsquery operators and quotes in the text as text', async () => {
     for (const text of ["'a' & !b | c:*", "\\'; select 1; --", '<-> (ZJAC00)']) {
       for (const mode of ['keyword', 'hybrid']) {
-        const res = await call(`/moduleknowledge/query?${new URLSearchParams({ text, mode })}`);
+        const res = await call(`/moduleknowledge/query?${new URLSearchParams({ text, mode })}`, {
+          token,
+        });
         expect(res.status, text).toBe(200);
       }
     }
