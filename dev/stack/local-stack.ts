@@ -1,6 +1,7 @@
 import { startDatabase, type RunningDatabase } from './database.ts';
 import { generateTokenKeys, loadOrCreateTokenKeys, type TokenKeys } from './keys.ts';
-import { applyMigrations } from './migrate.ts';
+import { asLogin, grantAppRole, LOCAL_APP_LOGIN } from './app-role.ts';
+import { applyMigrations, withPool } from './migrate.ts';
 import { LOCAL_ADMIN, runSeeds } from './seed.ts';
 import { describeError } from './describe-error.ts';
 import { startModel, type RunningModel } from './model.ts';
@@ -59,6 +60,22 @@ export async function startLocalStack(options: {
     await database.close();
     throw new StartupError(`cannot set up the database: ${describeError(err)}`, { cause: err });
   }
+  // The workers log in as a member of the application role, so row-level security applies to
+  // them (migration 0009). Only for the embedded database: a given DATABASE_URL is used as is.
+  let workerDatabaseUrl = database.databaseUrl;
+  if (!env.DATABASE_URL) {
+    try {
+      await withPool({ url: database.databaseUrl, proxy: database.proxy }, (db) =>
+        grantAppRole(db, LOCAL_APP_LOGIN, { create: true }),
+      );
+    } catch (err) {
+      await database.close();
+      throw new StartupError(`cannot set up the workers' role: ${describeError(err)}`, {
+        cause: err,
+      });
+    }
+    workerDatabaseUrl = asLogin(database.databaseUrl, LOCAL_APP_LOGIN);
+  }
   const keys: TokenKeys = options.keysFile
     ? await loadOrCreateTokenKeys(options.keysFile)
     : await generateTokenKeys();
@@ -72,10 +89,10 @@ export async function startLocalStack(options: {
     });
   }
   const workerEnv: Record<string, string> = {
-    DATABASE_URL: database.databaseUrl,
+    DATABASE_URL: workerDatabaseUrl,
     // Locally both modules share one database; separate DSNs are for deployments.
-    AUTH_DATABASE_URL: database.databaseUrl,
-    KNOWLEDGE_DATABASE_URL: database.databaseUrl,
+    AUTH_DATABASE_URL: workerDatabaseUrl,
+    KNOWLEDGE_DATABASE_URL: workerDatabaseUrl,
     DATABASE_PROXY: database.proxy,
     // Under wrangler dev any client can send CF-Connecting-IP: it is not the client's address.
     TRUST_CF_CONNECTING_IP: 'false',

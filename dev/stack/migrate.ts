@@ -22,3 +22,17 @@ export async function applyMigrations(settings: DatabaseSettings): Promise<void>
     await close();
   }
 }
+
+/** Runs work on a session to the database (as the connection string's role), then closes it. */
+export async function withPool<T>(
+  settings: DatabaseSettings,
+  work: (db: ReturnType<typeof openPool>['db']) => Promise<T>,
+): Promise<T> {
+  neonConfig.webSocketConstructor = ws;
+  const { db, close } = openPool(settings, {});
+  try {
+    return await work(db);
+  } finally {
+    await close();
+  }
+}

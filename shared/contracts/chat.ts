@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineService, enumOf, method } from '../service';
-import { FileIds, ModuleHealth } from './common';
+import { CollectionIds, FileIds, ModuleHealth } from './common';
 
 /** One SSE message, with the field names the original's clients read. */
 export const ChatMessage = z.object({
@@ -18,6 +18,9 @@ export const ChatMessage = z.object({
 export const ChatSource = z.object({
   file_id: z.uuid(),
   file_name: z.string(),
+  /** The collection the file is in. */
+  collection_id: z.uuid(),
+  collection_name: z.string(),
   /** 1-based; the section's number for formats without pages. */
   page: z.number().int(),
   /** For formats without pages: the section's heading path, when it has one. */
@@ -94,6 +97,9 @@ whole text fits CHAT_CONTEXT_CHARS it is all given to the model, page-marked (\`
 so the answer cites pages, and there is no similarity refusal (mode \`full_text\`); else the
 whole pages of their CHAT_FILES_TOP most similar chunks, as many as fit (\`file_retrieval\`).
 Sources then list the pages the answer cites (all pages given when it cites none).
+
+Every collection the user can read is searched unless \`collection_id\` (ids joined by commas,
+or a list) names some; sources name each file's collection.
 @handler(streamResponse)`,
       params: {
         body: z.object({
@@ -103,6 +109,16 @@ Sources then list the pages the answer cites (all pages given when it cites none
               FileIds,
               // The list form: ["id1", "id2"], as JSON clients naturally send it. An empty
               // list is refused, as `,,,` is: leave the field out to search every file.
+              z
+                .array(z.uuid())
+                .min(1)
+                .max(100)
+                .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))]),
+            ])
+            .optional(),
+          collection_id: z
+            .union([
+              CollectionIds,
               z
                 .array(z.uuid())
                 .min(1)

@@ -3,23 +3,28 @@ import { z } from 'zod';
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 
 /**
- * Several file ids joined by commas, as the original's web client sends them. An empty value
+ * Several ids joined by commas, as the original's web client sends file ids. An empty value
  * means "no filter"; a value that lists no id at all (`,,,`) is refused rather than silently
  * read as no filter. Parsed to the distinct ids (lower case), or undefined for no filter.
  */
-export const FileIds = z
-  .string()
-  .max(4000)
-  .regex(
-    new RegExp(`^\\s*(?:${UUID})?\\s*(?:,\\s*(?:${UUID})?\\s*)*$`),
-    'not file ids joined by commas',
-  )
-  .refine((value) => value.trim() === '' || idsOf(value).length > 0, 'lists no file id')
-  .transform((value) => {
-    const ids = idsOf(value);
-    return ids.length > 0 ? ids : undefined;
-  })
-  .describe('File ids joined by commas, e.g. `id1,id2`.');
+function idList(kind: 'file' | 'collection') {
+  return z
+    .string()
+    .max(4000)
+    .regex(
+      new RegExp(`^\\s*(?:${UUID})?\\s*(?:,\\s*(?:${UUID})?\\s*)*$`),
+      `not ${kind} ids joined by commas`,
+    )
+    .refine((value) => value.trim() === '' || idsOf(value).length > 0, `lists no ${kind} id`)
+    .transform((value) => {
+      const ids = idsOf(value);
+      return ids.length > 0 ? ids : undefined;
+    })
+    .describe(`${kind === 'file' ? 'File' : 'Collection'} ids joined by commas, e.g. \`id1,id2\`.`);
+}
+
+export const FileIds = idList('file');
+export const CollectionIds = idList('collection');
 
 function idsOf(value: string): string[] {
   const parts = value.split(',').map((part) => part.trim().toLowerCase());

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineService, enumOf, fileDownload, fileParam, method } from '../service';
-import { FileIds, ModuleHealth } from './common';
+import { CollectionIds, FileIds, ModuleHealth } from './common';
 
 /** Where a file is on its way to the index; only `ready` files are searched. */
 export const FileStatus = enumOf(['queued', 'processing', 'ready', 'failed']);
@@ -24,7 +24,39 @@ export const FileProgress = z.object({
   error: FileError.optional(),
 });
 
+/** What a member may do: `viewer` reads and chats; `editor` also uploads, moves and deletes
+ * files; `owner` also manages members, renames and deletes the collection. */
+export const CollectionRole = enumOf(['viewer', 'editor', 'owner']);
+/** A role as a request gives it: one of the three, nothing else. */
+const CollectionRoleInput = z.enum(['viewer', 'editor', 'owner']);
+
+/** A collection as a file, a search result or a source names it. */
+export const CollectionRef = z.object({ id: z.uuid(), name: z.string() });
+
+export const Collection = CollectionRef.extend({
+  description: z.string(),
+  /** The built-in collection every user reads and uploads to (where files go by default). */
+  shared: z.boolean(),
+  /** The caller's role in it. In the shared collection a user is `editor` of their own
+   * uploads (they delete only those) and a SUPER_ADMIN `owner`; a SUPER_ADMIN owns all. */
+  role: CollectionRole,
+  /** Files in it (every status). */
+  files: z.number().int(),
+  created_at: z.string(),
+});
+
+export const CollectionMember = z.object({
+  user_id: z.uuid(),
+  username: z.string(),
+  role: CollectionRole,
+  added_at: z.string(),
+});
+
+const CollectionName = z.string().trim().min(1).max(100);
+const CollectionDescription = z.string().trim().max(1000);
+
 export const KnowledgeFile = FileProgress.extend({
+  collection: CollectionRef,
   size: z.number().int(),
   format: FileFormat,
   uploader: z.object({ id: z.uuid(), username: z.string() }),
@@ -56,6 +88,9 @@ export const QueryResult = z.object({
   content: z.string(),
   file_id: z.uuid(),
   file_name: z.string(),
+  /** The collection the file is in. */
+  collection_id: z.uuid(),
+  collection_name: z.string(),
   /** 1-based, as PDF viewers count; the section's number for formats without pages. */
   page: z.number().int(),
   /** For formats without pages: the section's heading path ("Eligibility › Income"), if any. */
@@ -86,7 +121,14 @@ export const ChatContext = z.object({
   /** `full`: every page of the files; `retrieval`: the pages of the `top` nearest chunks. */
   mode: enumOf(['full', 'retrieval']),
   /** The chosen files that exist and are ready (others are left out), in the order asked. */
-  files: z.array(z.object({ id: z.uuid(), name: z.string(), pages: z.number().int() })),
+  files: z.array(
+    z.object({
+      id: z.uuid(),
+      name: z.string(),
+      pages: z.number().int(),
+      collection: CollectionRef,
+    }),
+  ),
   /** Characters of the whole text of those files. */
   total_chars: z.number().int(),
   /** `full`: in file and page order; `retrieval`: in file and page order too, chosen by similarity. */
@@ -97,7 +139,11 @@ export const ChatContext = z.object({
 export const knowledgeService = defineService({
   name: 'knowledge',
   prefix: '/moduleknowledge',
-  doc: 'Uploaded documents are parsed, chunked, embedded and stored in Postgres with pgvector. The knowledge base is shared by all users.',
+  doc: `Uploaded documents are parsed, chunked, embedded and stored in Postgres with pgvector.
+Files live in collections: the shared one (every user reads it and uploads to it; where a
+request that names no collection goes, as the spec's one knowledge base) and collections of
+their own with members (viewer, editor, owner). Postgres itself (row-level security) answers
+each user only what their collections allow; anything else answers 404.`,
   annotatedOnly: true,
   methods: {
     GetHealth: method({
@@ -111,10 +157,12 @@ durable workflow (text read page by page, chunked, embedded, indexed). By defaul
 comes when the file is ready, with the same result and errors as ever, so clients that expect
 that keep working; with \`?async=true\` or \`Prefer: respond-async\` it comes at once, 202 with
 the file's id and status (follow it with file_status or file_progress). The same bytes uploaded
-again answer the stored file with \`duplicate: true\`. Too large → 413; not a document the
+again into the same collection answer the stored file with \`duplicate: true\`.
+\`collection_id\` chooses the collection (the shared one by default): an editor's or owner's;
+one the caller cannot see → 404, only a viewer of → 403. Too large → 413; not a document the
 service reads → 415; encrypted, damaged, too many pages or no text → 422; model endpoint down →
 502.`,
-      params: { file: fileParam() },
+      params: { file: fileParam(), collection_id: z.uuid().optional() },
       output: UploadResult,
     }),
     GetFileStatus: method({
@@ -134,8 +182,13 @@ is ready or failed. @handler(streamResponse)`,
       output: FileProgress,
     }),
     GetList: method({
-      doc: 'The files of the knowledge base, newest first; optionally only some, optionally with their text.',
-      params: { file_id: FileIds.optional(), with_content: z.boolean().optional() },
+      doc: `The files the caller can read, newest first; optionally only some files or collections
+(ids joined by commas), optionally with their text.`,
+      params: {
+        file_id: FileIds.optional(),
+        collection_id: CollectionIds.optional(),
+        with_content: z.boolean().optional(),
+      },
       output: z.array(KnowledgeFile),
     }),
     GetQuery: method({
@@ -147,11 +200,14 @@ that either list ranks high comes first. Every result carries its cosine \`simil
 \`found_by\` (the lists that found it) and \`ranks\` (its rank in each). Over RPC this is the
 spec's QueryReq: \`Text\` is \`text\`, \`Top\` is \`top\`. The original's generated clients send
 \`retrieve_limit\` (an alias of \`top\`, which it overrides) and \`similarity_threshold\` (only
-results at least this similar, inclusive); both are accepted. @grpc`,
+results at least this similar, inclusive); both are accepted. Every collection the caller can
+read is searched unless \`collection_id\` (ids joined by commas) names some; each result names
+its collection. @grpc`,
       params: {
         text: z.string().trim().min(1).max(8000),
         top: z.number().int().min(1).max(50).default(10),
         file_id: FileIds.optional(),
+        collection_id: CollectionIds.optional(),
         mode: SearchMode.default('hybrid'),
         retrieve_limit: z.number().int().min(1).max(50).optional(),
         similarity_threshold: z.number().min(-1).max(1).optional(),
@@ -163,9 +219,8 @@ results at least this similar, inclusive); both are accepted. @grpc`,
 is at most \`max_chars\` characters, every page of them (\`mode: full\`); else the whole
 pages holding the \`top\` chunks most similar to \`text\`, best first until \`max_chars\` is
 reached (\`mode: retrieval\`). A page is never cut: one too long for what is left is replaced by
-its retrieved chunks, or left out. Only ready files are read; the knowledge base is shared, so
-any logged-in user may read any file (as with list and download). Chat calls it for a chat
-limited to files. @grpc`,
+its retrieved chunks, or left out. Only ready files the caller can read are read (others are
+left out, as files that do not exist). Chat calls it for a chat limited to files. @grpc`,
       params: {
         text: z.string().trim().min(1).max(8000),
         file_id: FileIds.refine((ids) => ids !== undefined, 'lists no file id'),
@@ -176,12 +231,84 @@ limited to files. @grpc`,
     }),
     DeleteFile: method({
       doc: `Deletes a file with its chunks and stored original (a file being processed stops):
-its uploader or a SUPER_ADMIN.`,
+an editor or owner of its collection; in the shared collection its uploader or a SUPER_ADMIN.
+With \`collection_id\`, only a file in that collection.`,
+      params: { id: z.uuid(), collection_id: z.uuid().optional() },
+    }),
+    PostFileMove: method({
+      doc: `Moves a file, with its chunks, to another collection: for whoever may delete it from
+its collection and is an editor or owner of the other. The same bytes already there → 409.`,
+      params: { body: z.object({ id: z.uuid(), collection_id: z.uuid() }) },
+      output: KnowledgeFile,
+    }),
+    GetCollections: method({
+      doc: 'The collections the caller can read, the shared one first, then by name.',
+      output: z.array(Collection),
+    }),
+    GetCollection: method({
+      doc: 'One collection the caller can read (else 404).',
+      params: { id: z.uuid() },
+      output: Collection,
+    }),
+    PostCollection: method({
+      doc: 'Creates a collection; its creator is its owner.',
+      params: {
+        body: z.object({ name: CollectionName, description: CollectionDescription.default('') }),
+      },
+      output: Collection,
+    }),
+    PutCollection: method({
+      doc: 'Renames a collection or changes its description: its owners (the shared one: a SUPER_ADMIN).',
+      params: {
+        body: z
+          .object({
+            id: z.uuid(),
+            name: CollectionName.optional(),
+            description: CollectionDescription.optional(),
+          })
+          .refine((b) => b.name !== undefined || b.description !== undefined, 'changes nothing'),
+      },
+      output: Collection,
+    }),
+    DeleteCollection: method({
+      doc: `Deletes a collection with all its files: its owners. The shared collection cannot be
+deleted (409).`,
       params: { id: z.uuid() },
     }),
-    GetDownload: method({
-      doc: 'The original file as uploaded.',
+    GetCollectionMembers: method({
+      doc: `A collection's members and their roles, for anyone who can read it. The shared
+collection has none: every user reads it.`,
       params: { id: z.uuid() },
+      output: z.array(CollectionMember),
+    }),
+    PostCollectionMember: method({
+      doc: `Adds a user (by username) to a collection with a role: its owners. Unknown or disabled
+user → 404; already a member → 409; the shared collection has no members → 409.`,
+      params: {
+        body: z.object({
+          collection_id: z.uuid(),
+          username: z.string().trim().min(1).max(100),
+          role: CollectionRoleInput,
+        }),
+      },
+      output: CollectionMember,
+    }),
+    PutCollectionMember: method({
+      doc: `Changes a member's role: the collection's owners. A collection keeps at least one
+owner (409).`,
+      params: {
+        body: z.object({ collection_id: z.uuid(), user_id: z.uuid(), role: CollectionRoleInput }),
+      },
+      output: CollectionMember,
+    }),
+    DeleteCollectionMember: method({
+      doc: `Removes a member: the collection's owners, or the member themselves (leaving). They
+lose access at once. A collection keeps at least one owner (409).`,
+      params: { collection_id: z.uuid(), user_id: z.uuid() },
+    }),
+    GetDownload: method({
+      doc: 'The original file as uploaded. With `collection_id`, only a file in that collection.',
+      params: { id: z.uuid(), collection_id: z.uuid().optional() },
       output: fileDownload({
         contentTypes: [
           'application/pdf',

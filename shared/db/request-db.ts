@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { BatchItem, BatchResponse } from 'drizzle-orm/batch';
 import type { NeonDatabase } from 'drizzle-orm/neon-serverless';
 import type { SessionClaim, SessionGate } from '../auth/session';
@@ -50,12 +50,51 @@ export function requestDb<S extends Record<string, unknown>>(
   gate: SessionGate | undefined,
   waitUntil?: (promise: Promise<unknown>) => void,
 ): RequestDb<S> {
+  const opening: Opening | undefined = gate && {
+    statement: sessionSql(gate.claim),
+    forUser: true,
+    done: () => gate.confirm(),
+  };
+  return scopedDb(settings, schema, opening, waitUntil);
+}
+
+/**
+ * The database for the ingestion of one file (the pipeline, the watchdog's revival, an upload
+ * waiting for its file): it acts for no user, so every batch first runs `kbchat_ingest(file)`,
+ * and the row-level security policies let it see and write that file's rows and nothing else.
+ */
+export function ingestDb<S extends Record<string, unknown>>(
+  settings: DatabaseSettings,
+  schema: S,
+  fileId: string,
+): RequestDb<S> {
+  return scopedDb(settings, schema, {
+    statement: sql`select kbchat_ingest(${fileId}::uuid)`,
+    forUser: false,
+    done: () => undefined,
+  });
+}
+
+/** The statement a batch starts with, which says whom it acts for. */
+interface Opening {
+  statement: SQL;
+  /** The statement is kbchat_session: it answers the user. */
+  forUser: boolean;
+  done(): void;
+}
+
+function scopedDb<S extends Record<string, unknown>>(
+  settings: DatabaseSettings,
+  schema: S,
+  opening: Opening | undefined,
+  waitUntil?: (promise: Promise<unknown>) => void,
+): RequestDb<S> {
   const db = httpDatabase(settings, schema);
 
   async function checked<T>(work: () => Promise<T>): Promise<T> {
     try {
       const result = await work();
-      gate?.confirm();
+      opening?.done();
       return result;
     } catch (err) {
       throw sessionEnded(err) ? unauthorised('session ended') : err;
@@ -63,10 +102,10 @@ export function requestDb<S extends Record<string, unknown>>(
   }
 
   async function batch<Q extends readonly [Item, ...Item[]]>(queries: Q) {
-    if (!gate)
+    if (!opening)
       return db.batch(queries as unknown as [Item, ...Item[]]) as Promise<BatchResponse<Q>>;
     const [, ...results] = await checked(() =>
-      db.batch([sessionStatement(db, gate.claim), ...queries] as unknown as [Item, ...Item[]]),
+      db.batch([db.execute(opening.statement), ...queries] as unknown as [Item, ...Item[]]),
     );
     return results as unknown as BatchResponse<Q>;
   }
@@ -76,8 +115,10 @@ export function requestDb<S extends Record<string, unknown>>(
     batch,
     run: async (query) => (await batch([query]))[0],
     async currentUser() {
-      if (!gate) throw unauthorised('no session');
-      const { rows } = await checked(() => sessionStatement(db, gate.claim));
+      if (!opening?.forUser) throw unauthorised('no session');
+      const { rows } = await checked(() =>
+        db.execute<SessionUser & Record<string, unknown>>(opening.statement),
+      );
       return rows[0]!;
     },
     async transaction(work) {
@@ -91,7 +132,7 @@ export function requestDb<S extends Record<string, unknown>>(
           // few calls that need a session come here.
           await pool.db.execute(sql`select 1`);
           return pool.db.transaction(async (tx) => {
-            if (gate) await tx.execute(sessionSql(gate.claim));
+            if (opening) await tx.execute(opening.statement);
             return work(tx);
           });
         });

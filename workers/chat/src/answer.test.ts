@@ -71,6 +71,7 @@ describe('answer(): texts in the question’s language, with a stable code', () 
           id: crypto.randomUUID(),
           name: 'a.pdf',
           pages: 1,
+          collection: { id: crypto.randomUUID(), name: 'Shared' },
         })),
         total_chars: 100_000,
         pages: Array.from({ length: pages }, () => ({

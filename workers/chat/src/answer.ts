@@ -55,6 +55,7 @@ export function startRetrieval(
   knowledge: RpcClientOf<typeof knowledgeService>,
   prompt: string,
   fileIds: string[] | undefined,
+  collectionIds: string[] | undefined,
   settings: Pick<AnswerSettings, 'contextChars' | 'filesTop'>,
 ): Retrieval {
   const started = fileIds
@@ -69,7 +70,11 @@ export function startRetrieval(
       }
     : {
         scope: 'all' as const,
-        results: knowledge.GetQuery({ text: prompt, top: TOP_RESULTS }),
+        results: knowledge.GetQuery({
+          text: prompt,
+          top: TOP_RESULTS,
+          ...(collectionIds ? { collection_id: collectionIds.join(',') } : {}),
+        }),
       };
   // Observed by answer(), unless the call is refused first.
   (started.scope === 'files' ? started.context : started.results).catch(() => undefined);
@@ -227,13 +232,17 @@ function prepareAll(
       explainRefusal(results, deps.settings.minSimilarity, requestId),
     );
   }
-  const sources = kept.map(({ file_id, file_name, page, section, similarity }) => ({
-    file_id,
-    file_name,
-    page,
-    section,
-    similarity,
-  }));
+  const sources = kept.map(
+    ({ file_id, file_name, collection_id, collection_name, page, section, similarity }) => ({
+      file_id,
+      file_name,
+      collection_id,
+      collection_name,
+      page,
+      section,
+      similarity,
+    }),
+  );
   return {
     mode: 'retrieval',
     prompt: buildPrompt(question, kept, language),
@@ -270,6 +279,7 @@ function prepareFiles(
     total_chars: context.total_chars,
   });
   const pages = context.pages;
+  const collectionOf = new Map(context.files.map((file) => [file.id, file.collection]));
   return {
     mode,
     prompt: buildFilesPrompt(question, pages, language, context.mode === 'full'),
@@ -278,6 +288,8 @@ function prepareFiles(
       return (cited.length > 0 ? cited.map((i) => pages[i]!) : pages).map((page) => ({
         file_id: page.file_id,
         file_name: page.file_name,
+        collection_id: collectionOf.get(page.file_id)?.id ?? '',
+        collection_name: collectionOf.get(page.file_id)?.name ?? '',
         page: page.page,
         section: page.section,
         similarity: page.similarity,
@@ -303,12 +315,16 @@ export function explainRefusal(
     request_id: requestId,
     best_similarity: nearest[0]?.similarity ?? null,
     threshold,
-    candidates: nearest.map(({ file_id, file_name, page, section, similarity }) => ({
-      file_id,
-      file_name,
-      page,
-      section,
-      similarity,
-    })),
+    candidates: nearest.map(
+      ({ file_id, file_name, collection_id, collection_name, page, section, similarity }) => ({
+        file_id,
+        file_name,
+        collection_id,
+        collection_name,
+        page,
+        section,
+        similarity,
+      }),
+    ),
   };
 }

@@ -44,7 +44,13 @@ const impl: ServiceImpl<typeof chatService, ChatEnv, Principal> = {
       requestId,
     });
     // Retrieval starts now, while the token's session is settled and the stream opens.
-    const retrieval = startRetrieval(knowledge, body.prompt, body.file_id, config.answer);
+    const retrieval = startRetrieval(
+      knowledge,
+      body.prompt,
+      body.file_id,
+      body.collection_id,
+      config.answer,
+    );
     return answer(
       { prompt: body.prompt, retrieval, requestId, signal: ctx.signal, log: ctx.log },
       {

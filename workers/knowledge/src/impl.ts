@@ -5,7 +5,18 @@ import { moduleName } from '../../../shared/module/module-app';
 import type { ServiceImpl } from '../../../shared/service';
 import { knowledgeConfig } from './config';
 import { chatContext } from './handlers/context';
-import { download, list, progress, remove, retry, status } from './handlers/files';
+import {
+  addMember,
+  changeMember,
+  createCollection,
+  deleteCollection,
+  getCollection,
+  listCollections,
+  listMembers,
+  removeMember,
+  renameCollection,
+} from './handlers/collections';
+import { download, list, move, progress, remove, retry, status } from './handlers/files';
 import { query } from './handlers/query';
 import { upload } from './handlers/upload';
 import { KNOWLEDGE_MODULE } from './module';
@@ -31,4 +42,14 @@ export const knowledgeImpl: ServiceImpl<typeof knowledgeService, KnowledgeEnv, P
   GetContext: chatContext,
   DeleteFile: remove,
   GetDownload: download,
+  PostFileMove: move,
+  GetCollections: listCollections,
+  GetCollection: getCollection,
+  PostCollection: createCollection,
+  PutCollection: renameCollection,
+  DeleteCollection: deleteCollection,
+  GetCollectionMembers: listMembers,
+  PostCollectionMember: addMember,
+  PutCollectionMember: changeMember,
+  DeleteCollectionMember: removeMember,
 };

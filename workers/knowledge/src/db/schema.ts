@@ -1,20 +1,50 @@
-import { sql } from 'drizzle-orm';
+import { sql, type AnyColumn } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
   check,
   customType,
+  foreignKey,
   index,
   integer,
   jsonb,
+  pgPolicy,
+  pgRole,
   pgTable,
   primaryKey,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
   vector,
 } from 'drizzle-orm/pg-core';
+
+/**
+ * The role the workers' database login is a member of (migrations create it; the local stack
+ * and `npm run db:migrate` give the login to it). Not the tables' owner and without BYPASSRLS:
+ * every table holding document data answers it only the rows its policies allow, whatever
+ * the statement asks for. The policies read who the statement acts for from what the
+ * batch's first statement set (kbchat_session: the user; kbchat_ingest: one file's pipeline),
+ * through the SECURITY DEFINER helpers of migration 0009 (kbchat_collections and friends).
+ */
+export const appRole = pgRole('kbchat_app').existing();
+
+/** The built-in collection every user reads and uploads to: the spec's one shared knowledge base. */
+export const DEFAULT_COLLECTION_ID = '00000000-0000-0000-0000-000000000000';
+
+/** What a member may do: read and chat; also upload and delete; also manage members. */
+export const COLLECTION_ROLES = ['viewer', 'editor', 'owner'] as const;
+export type CollectionRole = (typeof COLLECTION_ROLES)[number];
+
+// Policy building blocks. Each helper is wrapped in a scalar subquery so that Postgres runs it
+// once per statement (an InitPlan), not once per row.
+// (The cast makes `= any(...)` compare with the array's elements, not with a one-row subquery.)
+const collectionsWhere = (min: CollectionRole) =>
+  sql`(select kbchat_collections(${sql.raw(`'${min}'`)}))::uuid[]`;
+const actingUser = sql`(select kbchat_user())`;
+const ingestFile = sql`(select kbchat_ingest_file())`;
+const sharedCollection = sql.raw(`'${DEFAULT_COLLECTION_ID}'::uuid`);
 
 /**
  * Width of the vector column. Embedding models with fewer dimensions are zero-padded to it
@@ -31,7 +61,7 @@ export const FILE_FORMATS = ['pdf', 'text', 'markdown', 'html', 'docx'] as const
 export type FileFormat = (typeof FILE_FORMATS)[number];
 
 /**
- * One uploaded document. The knowledge base is shared; every file records its uploader. A
+ * One uploaded document, in one collection; every file records its uploader. A
  * file is ingested by a durable workflow (pipeline/): its row tracks the progress.
  */
 export const files = pgTable(
@@ -58,22 +88,147 @@ export const files = pgTable(
     parsedBytes: bigint('parsed_bytes', { mode: 'number' }).notNull().default(0),
     /** The workflow instance working on the file now. */
     workflowId: text('workflow_id'),
+    /** The collection the file belongs to; its chunks follow it (chunks_file_fk, ON UPDATE CASCADE). */
+    collectionId: uuid('collection_id')
+      .notNull()
+      .default(DEFAULT_COLLECTION_ID)
+      .references(() => collections.id, { onDelete: 'cascade' }),
     uploaderId: uuid('uploader_id').notNull(),
     uploaderName: text('uploader_name').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /** Moved on by every step: a file in progress whose row stops moving is revived. */
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  // The same bytes are stored once: a second upload answers the first file (duplicate).
+  // The same bytes are stored once per collection: a second upload into it answers the first
+  // file (duplicate). Per collection, so that `duplicate` says nothing of other collections.
   (t) => [
-    uniqueIndex('files_sha256_key').on(t.sha256),
+    uniqueIndex('files_collection_sha256_key').on(t.collectionId, t.sha256),
+    // The target of the chunks' (file, collection) foreign key.
+    unique('files_id_collection_key').on(t.id, t.collectionId),
     index('files_created_at_idx').on(t.createdAt),
     index('files_in_progress_idx')
       .on(t.updatedAt)
       .where(sql`${t.status} in ('queued', 'processing')`),
     check('files_status_check', sql`${t.status} in ('queued', 'processing', 'ready', 'failed')`),
+    pgPolicy('files_read', {
+      for: 'select',
+      to: appRole,
+      using: sql`${t.collectionId} = any(${collectionsWhere('viewer')}) or ${t.id} = ${ingestFile}`,
+    }),
+    pgPolicy('files_upload', {
+      for: 'insert',
+      to: appRole,
+      withCheck: sql`${t.collectionId} = any(${collectionsWhere('editor')}) and ${t.uploaderId} = ${actingUser}`,
+    }),
+    // Editors manage a collection's files; in the shared collection, only their uploader (or a
+    // SUPER_ADMIN, whom kbchat_collections makes owner of every collection) does.
+    pgPolicy('files_manage', {
+      for: 'update',
+      to: appRole,
+      using: sql`${manageFile(t)} or ${t.id} = ${ingestFile}`,
+      withCheck: sql`${t.collectionId} = any(${collectionsWhere('editor')}) or ${t.id} = ${ingestFile}`,
+    }),
+    pgPolicy('files_delete', { for: 'delete', to: appRole, using: manageFile(t) }),
   ],
-);
+).enableRLS();
+
+/** Whether the caller may delete, retry or move a file: the `files_manage` policy's rule. */
+export function manageFile(t: { collectionId: AnyColumn; uploaderId: AnyColumn }) {
+  return sql`(${t.collectionId} = any(${collectionsWhere('editor')}) and (${t.collectionId} <> ${sharedCollection} or ${t.uploaderId} = ${actingUser} or ${sharedCollection} = any(${collectionsWhere('owner')})))`;
+}
+
+/** Rows that belong to one file: readable with the file, written only by its ingestion. */
+function fileRowPolicies(prefix: string, fileId: AnyColumn) {
+  return [
+    pgPolicy(`${prefix}_read`, {
+      for: 'select',
+      to: appRole,
+      using: sql`${fileId} in (select id from files)`,
+    }),
+    pgPolicy(`${prefix}_ingest`, {
+      for: 'all',
+      to: appRole,
+      using: sql`${fileId} = ${ingestFile}`,
+      withCheck: sql`${fileId} = ${ingestFile}`,
+    }),
+  ];
+}
+
+/**
+ * A knowledge base of its own with its members; the built-in DEFAULT_COLLECTION_ID is the
+ * shared one. Creating a collection makes its creator its owner (a trigger, migration 0010).
+ */
+export const collections = pgTable(
+  'collections',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    /** Null for the built-in shared collection. */
+    createdBy: uuid('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    pgPolicy('collections_read', {
+      for: 'select',
+      to: appRole,
+      using: sql`${t.id} = any(${collectionsWhere('viewer')})`,
+    }),
+    pgPolicy('collections_create', {
+      for: 'insert',
+      to: appRole,
+      withCheck: sql`${t.createdBy} = ${actingUser}`,
+    }),
+    pgPolicy('collections_manage', {
+      for: 'update',
+      to: appRole,
+      using: sql`${t.id} = any(${collectionsWhere('owner')})`,
+    }),
+    pgPolicy('collections_delete', {
+      for: 'delete',
+      to: appRole,
+      using: sql`${t.id} = any(${collectionsWhere('owner')}) and ${t.id} <> ${sharedCollection}`,
+    }),
+  ],
+).enableRLS();
+
+/** Who may do what in a collection (the shared collection has no members: everyone may read and upload). */
+export const collectionMembers = pgTable(
+  'collection_members',
+  {
+    collectionId: uuid('collection_id')
+      .notNull()
+      .references(() => collections.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').notNull(),
+    /** As it was when the member was added (usernames never change). */
+    username: text('username').notNull(),
+    role: text('role').$type<CollectionRole>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.collectionId, t.userId] }),
+    index('collection_members_user_idx').on(t.userId),
+    check('collection_members_role_check', sql`${t.role} in ('viewer', 'editor', 'owner')`),
+    pgPolicy('collection_members_read', {
+      for: 'select',
+      to: appRole,
+      using: sql`${t.collectionId} = any(${collectionsWhere('viewer')})`,
+    }),
+    // A member may leave on their own (the last owner cannot: kbchat_keep_an_owner).
+    pgPolicy('collection_members_leave', {
+      for: 'delete',
+      to: appRole,
+      using: sql`${t.userId} = ${actingUser}`,
+    }),
+    pgPolicy('collection_members_manage', {
+      for: 'all',
+      to: appRole,
+      using: sql`${t.collectionId} = any(${collectionsWhere('owner')}) and ${t.collectionId} <> ${sharedCollection}`,
+      withCheck: sql`${t.collectionId} = any(${collectionsWhere('owner')}) and ${t.collectionId} <> ${sharedCollection}`,
+    }),
+  ],
+).enableRLS();
 
 /** The extracted text of each page, for `with_content` and re-chunking. */
 export const filePages = pgTable(
@@ -87,8 +242,8 @@ export const filePages = pgTable(
     /** For formats without pages: the section's heading, cited instead of a page number. */
     label: text('label'),
   },
-  (t) => [primaryKey({ columns: [t.fileId, t.page] })],
-);
+  (t) => [primaryKey({ columns: [t.fileId, t.page] }), ...fileRowPolicies('file_pages', t.fileId)],
+).enableRLS();
 
 /**
  * A PDF's page layouts between the extraction steps and the step that turns the whole
@@ -103,8 +258,11 @@ export const pageLayouts = pgTable(
     page: integer('page').notNull(),
     layout: jsonb('layout').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.fileId, t.page] })],
-);
+  (t) => [
+    primaryKey({ columns: [t.fileId, t.page] }),
+    ...fileRowPolicies('page_layouts', t.fileId),
+  ],
+).enableRLS();
 
 /** Postgres full-text search's document type; drizzle has no built-in for it. */
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
@@ -113,9 +271,13 @@ export const chunks = pgTable(
   'chunks',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    fileId: uuid('file_id')
-      .notNull()
-      .references(() => files.id, { onDelete: 'cascade' }),
+    fileId: uuid('file_id').notNull(),
+    /**
+     * The file's collection, kept here so that the read policy is one comparison per row
+     * (vector search filters the HNSW index scan's rows with it). The (file, collection)
+     * foreign key keeps it the file's: moving a file moves its chunks.
+     */
+    collectionId: uuid('collection_id').notNull().default(DEFAULT_COLLECTION_ID),
     page: integer('page').notNull(),
     index: integer('index').notNull(),
     content: text('content').notNull(),
@@ -134,7 +296,26 @@ export const chunks = pgTable(
     index('chunks_embedding_hnsw_idx').using('hnsw', t.embedding.op('vector_cosine_ops')),
     // Used by `search_terms @@ tsquery` (keyword search, store/search.ts).
     index('chunks_search_terms_idx').using('gin', t.searchTerms),
+    foreignKey({
+      name: 'chunks_file_fk',
+      columns: [t.fileId, t.collectionId],
+      foreignColumns: [files.id, files.collectionId],
+    })
+      .onDelete('cascade')
+      .onUpdate('cascade'),
+    pgPolicy('chunks_read', {
+      for: 'select',
+      to: appRole,
+      using: sql`${t.collectionId} = any(${collectionsWhere('viewer')}) or ${t.fileId} = ${ingestFile}`,
+    }),
+    pgPolicy('chunks_ingest', {
+      for: 'all',
+      to: appRole,
+      using: sql`${t.fileId} = ${ingestFile}`,
+      withCheck: sql`${t.fileId} = ${ingestFile}`,
+    }),
   ],
-);
+).enableRLS();
 
 export type FileRow = typeof files.$inferSelect;
+export type CollectionRow = typeof collections.$inferSelect;

@@ -1,56 +1,76 @@
 import { eq } from 'drizzle-orm';
-import { notFound } from '../../../../shared/errors/app-error';
+import { sqlStateOf } from '../../../../shared/db/sql-state';
+import { AppError, notFound } from '../../../../shared/errors/app-error';
+import { collectionFor } from './collection-access';
 import { accessDenied } from '../../../../shared/service';
-import { knowledgeDb, principalOf, type KnowledgeCall } from '../context';
+import { knowledgeDb, type KnowledgeCall } from '../context';
 import { files, type FileRow } from '../db/schema';
 import { reviveSoon, startIngest } from '../pipeline/watchdog';
-import { fileById, fileContents, listFiles } from '../store/files';
+import { fileById, fileContents, fileForCaller, listFiles, type CallerFile } from '../store/files';
 import { getOriginal } from '../store/originals';
 import { removeFile } from './remove-file';
 import { fileView, progressView } from './views';
 
 export async function list(
-  params: { file_id?: string[]; with_content?: boolean },
+  params: { file_id?: string[]; collection_id?: string[]; with_content?: boolean },
   ctx: KnowledgeCall,
 ) {
   reviveSoon(ctx.env, ctx.log, ctx.waitUntil);
-  const ids = params.file_id;
+  const filter = { ids: params.file_id, collectionIds: params.collection_id };
   const kdb = knowledgeDb(ctx);
   if (!params.with_content) {
-    return (await kdb.run(listFiles(kdb.db, ids))).map((row) => fileView(row));
+    return (await kdb.run(listFiles(kdb.db, filter))).map((row) =>
+      fileView(row.file, row.collectionName),
+    );
   }
   // The text of many long files is more than one HTTP answer carries: a session reads it.
   return kdb.transaction(async (tx) => {
-    const rows = await listFiles(tx, ids);
+    const rows = await listFiles(tx, filter);
     const contents = await fileContents(
       tx,
-      rows.map((row) => row.id),
+      rows.map((row) => row.file.id),
     );
-    return rows.map((row) => fileView(row, contents.get(row.id) ?? ''));
+    return rows.map((row) =>
+      fileView(row.file, row.collectionName, contents.get(row.file.id) ?? ''),
+    );
   });
 }
 
-/** The file, or 404; with `manage`, only for its uploader or a SUPER_ADMIN (else 403). */
-async function fileFor(ctx: KnowledgeCall, id: string, manage = false): Promise<FileRow> {
+/**
+ * The file as the caller may see it, or 404 (a file in a collection they cannot read is not
+ * there for them; with `collection`, nor is one in another collection). With `manage`, only
+ * for whoever may delete it (else 403): editors and owners of its collection; in the shared
+ * collection its uploader or a SUPER_ADMIN. The policies enforce the same; this says why.
+ */
+async function fileFor(
+  ctx: KnowledgeCall,
+  id: string,
+  options: { manage?: boolean; collection?: string } = {},
+): Promise<CallerFile> {
   const kdb = knowledgeDb(ctx);
-  const [row] = await kdb.run(fileById(kdb.db, id));
-  if (!row) throw notFound('No such file.');
-  const user = principalOf(ctx);
-  if (manage && row.uploaderId !== user.id && user.role !== 'SUPER_ADMIN') {
-    throw accessDenied('not the uploader');
+  const [found] = await kdb.run(fileForCaller(kdb.db, id));
+  if (!found || (options.collection && found.file.collectionId !== options.collection)) {
+    throw notFound('No such file.');
   }
-  return row;
+  if (options.manage && !found.manageable) throw accessDenied('may not manage this file');
+  return found;
 }
 
-/** The uploader or a SUPER_ADMIN; a file being processed stops being processed. */
-export async function remove({ id }: { id: string }, ctx: KnowledgeCall) {
-  const row = await fileFor(ctx, id, true);
-  await removeFile(ctx, knowledgeDb(ctx), row);
-  ctx.log.info('file deleted', { file_id: id, status: row.status });
+/** A file gone, with its chunks and original; a file being processed stops being processed. */
+export async function remove(
+  { id, collection_id }: { id: string; collection_id?: string },
+  ctx: KnowledgeCall,
+) {
+  const { file } = await fileFor(ctx, id, { manage: true, collection: collection_id });
+  await removeFile(ctx, knowledgeDb(ctx), file);
+  ctx.log.info('file deleted', { file_id: id, status: file.status });
 }
 
-export async function download({ id }: { id: string }, ctx: KnowledgeCall) {
-  const row = await fileFor(ctx, id);
+export async function download(
+  { id, collection_id }: { id: string; collection_id?: string },
+  ctx: KnowledgeCall,
+) {
+  const { file: row } = await fileFor(ctx, id, { collection: collection_id });
   const original = await getOriginal(ctx.env.FILES, id);
   if (!original) throw notFound('No such file.');
   return {
@@ -63,14 +83,14 @@ export async function download({ id }: { id: string }, ctx: KnowledgeCall) {
 
 export async function status({ id }: { id: string }, ctx: KnowledgeCall) {
   reviveSoon(ctx.env, ctx.log, ctx.waitUntil);
-  return progressView(await fileFor(ctx, id));
+  return progressView((await fileFor(ctx, id)).file);
 }
 
 const PROGRESS_POLL_MS = 500;
 
 /** The file's progress now, then each change, until it is ready or failed. */
 export async function progress({ id }: { id: string }, ctx: KnowledgeCall) {
-  const first = await fileFor(ctx, id);
+  const first = (await fileFor(ctx, id)).file;
   const kdb = knowledgeDb(ctx);
   return (async function* () {
     let row: FileRow | undefined = first;
@@ -91,7 +111,7 @@ export async function progress({ id }: { id: string }, ctx: KnowledgeCall) {
 
 /** A failed file, ingested again from what is already done. */
 export async function retry({ body }: { body: { id: string } }, ctx: KnowledgeCall) {
-  const row = await fileFor(ctx, body.id, true);
+  const { file: row } = await fileFor(ctx, body.id, { manage: true });
   if (row.status !== 'failed') return progressView(row);
   const kdb = knowledgeDb(ctx);
   const workflowId = await startIngest(ctx.env.INGEST, row.id, 1);
@@ -109,4 +129,35 @@ export async function retry({ body }: { body: { id: string } }, ctx: KnowledgeCa
       .returning(),
   );
   return progressView(updated ?? row);
+}
+
+/**
+ * A file, with its chunks (the (file, collection) foreign key cascades), into another
+ * collection: for whoever may manage it where it is and is an editor or owner of the target.
+ */
+export async function move(
+  { body }: { body: { id: string; collection_id: string } },
+  ctx: KnowledgeCall,
+) {
+  const { file } = await fileFor(ctx, body.id, { manage: true });
+  const target = await collectionFor(ctx, body.collection_id, 'editor');
+  if (file.collectionId === target.id) return fileView(file, target.name);
+  const kdb = knowledgeDb(ctx);
+  try {
+    const [moved] = await kdb.run(
+      kdb.db
+        .update(files)
+        .set({ collectionId: target.id, updatedAt: new Date() })
+        .where(eq(files.id, file.id))
+        .returning(),
+    );
+    if (!moved) throw notFound('No such file.');
+    ctx.log.info('file moved', { file_id: file.id, collection_id: target.id });
+    return fileView(moved, target.name);
+  } catch (err) {
+    if (sqlStateOf(err) === '23505') {
+      throw new AppError(409, 'duplicate_file', 'The same file is already in that collection.');
+    }
+    throw err;
+  }
 }

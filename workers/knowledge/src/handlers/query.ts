@@ -15,6 +15,7 @@ export async function query(
     text: string;
     top: number;
     file_id?: string[];
+    collection_id?: string[];
     mode: SearchMode;
     retrieve_limit?: number;
     similarity_threshold?: number;
@@ -26,6 +27,7 @@ export async function query(
     // The original's name (its generated clients send it): the limit wins over `top`'s default.
     top: params.retrieve_limit ?? params.top,
     fileIds: params.file_id,
+    collectionIds: params.collection_id,
     vector: await embedQuestion(params.text, ctx),
     terms: queryTerms(params.text),
   });

@@ -1,11 +1,11 @@
-import { requestDb } from '../../../../shared/db/request-db';
+import { ingestDb } from '../../../../shared/db/request-db';
 import { sqlStateOf } from '../../../../shared/db/sql-state';
 import { isDatabaseUnavailable } from '../../../../shared/db/unavailable';
 import { AppError } from '../../../../shared/errors/app-error';
 import { knowledgeConfig } from '../config';
 import { knowledgeDb, principalOf, type KnowledgeCall } from '../context';
 import * as schema from '../db/schema';
-import { files, type FileRow } from '../db/schema';
+import { DEFAULT_COLLECTION_ID, files, type FileRow } from '../db/schema';
 import { detectFormat } from '../ingest/detect-format';
 import { unsupportedFormat } from '../ingest/document-error';
 import { sanitiseFileName } from '../ingest/file-name';
@@ -14,6 +14,7 @@ import { reviveSoon, startIngest } from '../pipeline/watchdog';
 import { fileById, fileBySha, type KnowledgeDb } from '../store/files';
 import { setProgress } from '../store/ingest';
 import { deleteOriginal, putOriginal } from '../store/originals';
+import { collectionFor } from './collection-access';
 import { removeFile } from './remove-file';
 import { uploadView } from './views';
 
@@ -23,9 +24,15 @@ import { uploadView } from './views';
  * is ready, as uploads always answered. Whatever fails before the workflow is running leaves
  * nothing behind.
  */
-export async function upload({ file }: { file: File }, ctx: KnowledgeCall) {
+export async function upload(
+  { file, collection_id }: { file: File; collection_id?: string },
+  ctx: KnowledgeCall,
+) {
   const config = knowledgeConfig(ctx.env);
   const user = principalOf(ctx);
+  const collectionId = collection_id ?? DEFAULT_COLLECTION_ID;
+  // Before the body is read: a collection the caller cannot upload to costs nothing more.
+  if (collection_id) await collectionFor(ctx, collection_id, 'editor');
   if (file.size > config.ingest.maxUploadBytes) throw tooLarge(config.ingest.maxUploadBytes);
   const bytes = new Uint8Array(await file.arrayBuffer());
   const detected = detectFormat(bytes);
@@ -34,7 +41,7 @@ export async function upload({ file }: { file: File }, ctx: KnowledgeCall) {
   const wait = !wantsAsync(ctx);
   const kdb = knowledgeDb(ctx);
 
-  const [existing] = await kdb.run(fileBySha(kdb.db, sha256));
+  const [existing] = await kdb.run(fileBySha(kdb.db, collectionId, sha256));
   if (existing?.status === 'failed') await removeFile(ctx, kdb, existing);
   else if (existing) return answer(ctx, existing, true, wait);
 
@@ -50,6 +57,7 @@ export async function upload({ file }: { file: File }, ctx: KnowledgeCall) {
           name: sanitiseFileName(file.name, detected.format),
           size: bytes.length,
           sha256,
+          collectionId,
           format: detected.format,
           contentType: detected.contentType,
           status: 'queued',
@@ -64,7 +72,7 @@ export async function upload({ file }: { file: File }, ctx: KnowledgeCall) {
     await deleteOriginal(ctx.env.FILES, id);
     // Two uploads of the same bytes at once: the loser answers the winner's file.
     if (sqlStateOf(err) === '23505') {
-      const [winner] = await kdb.run(fileBySha(kdb.db, sha256));
+      const [winner] = await kdb.run(fileBySha(kdb.db, collectionId, sha256));
       if (winner) return answer(ctx, winner, true, wait);
     }
     throw err;
@@ -114,7 +122,8 @@ const OUTAGE_MS = 30_000;
  * answered at once: the client then still gets the file's outcome.
  */
 async function untilDone(ctx: KnowledgeCall, id: string): Promise<FileRow> {
-  const kdb: KnowledgeDb = requestDb(knowledgeConfig(ctx.env).database, schema, undefined);
+  // The file's own scope: a poll for one file, not a session check per poll.
+  const kdb: KnowledgeDb = ingestDb(knowledgeConfig(ctx.env).database, schema, id);
   let unavailableSince: number | undefined;
   for (;;) {
     if (ctx.signal.aborted) throw new AppError(499 as 400, 'client_gone', 'The client went away.');

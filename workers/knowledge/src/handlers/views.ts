@@ -13,8 +13,9 @@ export const progressView = (row: FileRow) => ({
 });
 
 /** What clients see of a file in the list. */
-export const fileView = (row: FileRow, content?: string) => ({
+export const fileView = (row: FileRow, collectionName: string, content?: string) => ({
   ...progressView(row),
+  collection: { id: row.collectionId, name: collectionName },
   size: row.size,
   format: row.format,
   uploader: { id: row.uploaderId, username: row.uploaderName },

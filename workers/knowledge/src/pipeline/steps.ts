@@ -1,5 +1,5 @@
 import { NonRetryableError } from 'cloudflare:workflows';
-import { requestDb } from '../../../../shared/db/request-db';
+import { ingestDb } from '../../../../shared/db/request-db';
 import { toAppError } from '../../../../shared/errors/classify';
 import type { Logger } from '../../../../shared/log/logger';
 import { createModelClient } from '../../../../shared/model/client';
@@ -61,9 +61,9 @@ export class FileGone extends NonRetryableError {
 }
 
 const settings = (ctx: StepContext): IngestSettings => knowledgeConfig(ctx.env).ingest;
-// Ingestion acts for nobody in particular: its statements carry no session check.
-const dbOf = (ctx: StepContext): KnowledgeDb =>
-  requestDb(knowledgeConfig(ctx.env).database, schema, undefined);
+// Ingestion acts for nobody in particular: its statements may touch this file's rows only.
+const dbOf = (ctx: StepContext, fileId: string): KnowledgeDb =>
+  ingestDb(knowledgeConfig(ctx.env).database, schema, fileId);
 
 async function loadFile(ctx: StepContext, kdb: KnowledgeDb, fileId: string) {
   const [file] = await kdb.run(fileForIngest(kdb.db, fileId));
@@ -87,7 +87,7 @@ async function guarded<T>(
   fileId: string,
   work: (kdb: KnowledgeDb) => Promise<T>,
 ): Promise<T> {
-  const kdb = dbOf(ctx);
+  const kdb = dbOf(ctx, fileId);
   try {
     return await work(kdb);
   } catch (err) {
@@ -236,7 +236,7 @@ export function planChunks(ctx: StepContext, fileId: string) {
 /** One batch of chunks: embedded (their index form, see normaliseForIndex) and stored. */
 export function indexChunks(ctx: StepContext, fileId: string, from: number) {
   return guarded(ctx, fileId, async (kdb) => {
-    await loadFile(ctx, kdb, fileId);
+    const file = await loadFile(ctx, kdb, fileId);
     const config = knowledgeConfig(ctx.env);
     const slice = (await chunksOf(ctx, kdb, fileId)).slice(
       from,
@@ -254,7 +254,7 @@ export function indexChunks(ctx: StepContext, fileId: string, from: number) {
     await runAll(kdb, [
       ...insertChunks(
         kdb.db,
-        fileId,
+        file,
         slice.map((chunk, i) => ({ ...chunk, embedding: vectors[i]! })),
       ),
       setProgress(kdb.db, fileId, {
@@ -289,7 +289,7 @@ export function finish(ctx: StepContext, fileId: string) {
  * service cannot use) keeps its reason.
  */
 export async function fail(ctx: StepContext, fileId: string) {
-  const kdb = dbOf(ctx);
+  const kdb = dbOf(ctx, fileId);
   const [file] = await kdb.run(fileForIngest(kdb.db, fileId));
   if (!file || file.status === 'failed' || file.status === 'ready') return;
   const retriable =

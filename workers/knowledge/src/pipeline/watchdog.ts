@@ -1,5 +1,6 @@
-import { and, inArray, lt, sql } from 'drizzle-orm';
-import { requestDb } from '../../../../shared/db/request-db';
+import { eq, sql } from 'drizzle-orm';
+import { httpDatabase } from '../../../../shared/db/database';
+import { ingestDb } from '../../../../shared/db/request-db';
 import type { Logger } from '../../../../shared/log/logger';
 import { knowledgeConfig } from '../config';
 import * as schema from '../db/schema';
@@ -47,32 +48,18 @@ const PER_PASS = 20;
  */
 export async function reviveStalledIngests(env: KnowledgeEnv, log: Logger): Promise<number> {
   const config = knowledgeConfig(env);
-  const kdb = requestDb(config.database, schema, undefined);
-  const stale = sql`now() - make_interval(secs => ${config.ingest.staleSeconds})`;
-  const claimed = await kdb.run(
-    kdb.db
-      .update(files)
-      .set({ updatedAt: new Date() })
-      .where(
-        and(
-          inArray(files.status, ['queued', 'processing']),
-          lt(files.updatedAt, stale),
-          sql`${files.id} in (select id from files where status in ('queued', 'processing')
-                and updated_at < ${stale} order by updated_at limit ${PER_PASS})`,
-        ),
-      )
-      .returning({ id: files.id, workflowId: files.workflowId }),
-  );
+  // It acts for no user and sees no file through the policies: claiming stalled files is a
+  // function of its own (migration 0009), and each revived file is then updated in its scope.
+  const { rows: claimed } = await httpDatabase(config.database, schema).execute<{
+    id: string;
+    workflow_id: string | null;
+  }>(sql`select * from kbchat_claim_stalled_files(${config.ingest.staleSeconds}, ${PER_PASS})`);
   for (const file of claimed) {
-    const revived = await wakeUp(env.INGEST, file.workflowId);
+    const revived = await wakeUp(env.INGEST, file.workflow_id);
     if (!revived) {
       const workflowId = await startIngest(env.INGEST, file.id, 1);
-      await kdb.run(
-        kdb.db
-          .update(files)
-          .set({ workflowId })
-          .where(inArray(files.id, [file.id])),
-      );
+      const kdb = ingestDb(config.database, schema, file.id);
+      await kdb.run(kdb.db.update(files).set({ workflowId }).where(eq(files.id, file.id)));
     }
     log.info('stalled ingest revived', { file_id: file.id, resumed: revived });
   }

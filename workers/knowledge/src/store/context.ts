@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { filePages, files } from '../db/schema';
+import { collections, filePages, files } from '../db/schema';
 import { nearestChunksQuery, type ChunkMatch, type KnowledgeDb } from './files';
 
 const idList = (ids: readonly string[]) =>
@@ -12,6 +12,7 @@ export interface ChosenFile {
   id: string;
   name: string;
   pages: number;
+  collection: { id: string; name: string };
 }
 
 export interface PageText {
@@ -37,18 +38,23 @@ export async function filesWithTextIfWithin(
       file_id: string;
       file_name: string;
       pages: number | string;
+      collection_id: string;
+      collection_name: string;
       total_chars: number | string;
       page: number | string | null;
       section: string | null;
       text: string | null;
     }>(sql`
       with chosen as (
-        select id, name, pages from ${files} where id in (${idList(ids)}) and status = 'ready'
+        select f.id, f.name, f.pages, f.collection_id, col.name as collection_name
+        from ${files} f join ${collections} col on col.id = f.collection_id
+        where f.id in (${idList(ids)}) and f.status = 'ready'
       ), total as (
         select coalesce(sum(char_length(${filePages.text})), 0) as chars
         from ${filePages} where ${filePages.fileId} in (select id from chosen)
       )
-      select c.id as file_id, c.name as file_name, c.pages, t.chars as total_chars,
+      select c.id as file_id, c.name as file_name, c.pages, c.collection_id, c.collection_name,
+             t.chars as total_chars,
              p.page, p.label as section, p.text
       from chosen c cross join total t
       left join ${filePages} p on p.file_id = c.id and t.chars <= ${maxChars}
@@ -57,7 +63,12 @@ export async function filesWithTextIfWithin(
   const chosen = new Map<string, ChosenFile>();
   const pages: PageText[] = [];
   for (const row of rows) {
-    chosen.set(row.file_id, { id: row.file_id, name: row.file_name, pages: Number(row.pages) });
+    chosen.set(row.file_id, {
+      id: row.file_id,
+      name: row.file_name,
+      pages: Number(row.pages),
+      collection: { id: row.collection_id, name: row.collection_name },
+    });
     if (row.page !== null && row.text !== null) {
       pages.push({
         file_id: row.file_id,

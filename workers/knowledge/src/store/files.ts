@@ -1,22 +1,54 @@
-import { desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { RequestDb } from '../../../../shared/db/request-db';
 import type * as schema from '../db/schema';
-import { chunks, filePages, files } from '../db/schema';
+import { chunks, collections, filePages, files, manageFile } from '../db/schema';
 
 export type KnowledgeDb = RequestDb<typeof schema>;
 /** Where statements are built: the HTTP database (batches) or a session's transaction. */
 export type Queries = PgDatabase<PgQueryResultHKT, typeof schema>;
 
-export const fileBySha = (db: Queries, sha256: string) =>
-  db.select().from(files).where(eq(files.sha256, sha256)).limit(1);
+/** The file with these bytes in this collection (dedupe is per collection). */
+export const fileBySha = (db: Queries, collectionId: string, sha256: string) =>
+  db
+    .select()
+    .from(files)
+    .where(and(eq(files.collectionId, collectionId), eq(files.sha256, sha256)))
+    .limit(1);
 
 export const fileById = (db: Queries, id: string) =>
   db.select().from(files).where(eq(files.id, id)).limit(1);
 
-export function listFiles(db: Queries, ids: string[] | undefined) {
-  const query = db.select().from(files).orderBy(desc(files.createdAt), desc(files.id));
-  return ids ? query.where(inArray(files.id, ids)) : query;
+const withCollection = {
+  file: files,
+  collectionName: collections.name,
+  /** Whether the caller may delete, retry or move it (the files_manage policy's rule). */
+  manageable: sql<boolean>`${manageFile(files)}`,
+};
+
+/** A file the caller can read, with its collection's name; none when they cannot. */
+export const fileForCaller = (db: Queries, id: string) =>
+  db
+    .select(withCollection)
+    .from(files)
+    .innerJoin(collections, eq(collections.id, files.collectionId))
+    .where(eq(files.id, id))
+    .limit(1);
+
+export type CallerFile = Awaited<ReturnType<typeof fileForCaller>>[number];
+
+export function listFiles(db: Queries, filter: { ids?: string[]; collectionIds?: string[] }) {
+  return db
+    .select(withCollection)
+    .from(files)
+    .innerJoin(collections, eq(collections.id, files.collectionId))
+    .where(
+      and(
+        filter.ids ? inArray(files.id, filter.ids) : undefined,
+        filter.collectionIds ? inArray(files.collectionId, filter.collectionIds) : undefined,
+      ),
+    )
+    .orderBy(desc(files.createdAt), desc(files.id));
 }
 
 /**

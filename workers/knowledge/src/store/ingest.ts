@@ -93,12 +93,25 @@ export interface NewChunk {
 
 // Each chunk row carries a 1,536-number vector (~15 KB of SQL text) and its search terms
 // (for Chinese, a character and a bigram per character: up to ~16 bytes per character).
-export function insertChunks(db: Queries, fileId: string, rows: readonly NewChunk[]) {
+export function insertChunks(
+  db: Queries,
+  file: { id: string; collectionId: string },
+  rows: readonly NewChunk[],
+) {
   const size = (row: NewChunk) => row.content.length * 19 + row.embedding.length * 10;
   return groupsOf(rows, size).map((group) =>
     db
       .insert(chunks)
-      .values(group.map((row) => ({ ...row, fileId, searchTerms: tsvectorText(row.content) })))
+      .values(
+        group.map((row) => ({
+          ...row,
+          fileId: file.id,
+          // The file's collection as read in this step: a file moved meanwhile fails the
+          // (file, collection) foreign key, and the retried step reads it again.
+          collectionId: file.collectionId,
+          searchTerms: tsvectorText(row.content),
+        })),
+      )
       .onConflictDoNothing({ target: [chunks.fileId, chunks.index] }),
   );
 }

@@ -1,5 +1,5 @@
-import { sql, type SQL } from 'drizzle-orm';
-import { chunks, filePages, files } from '../db/schema';
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { chunks, collections, filePages, files } from '../db/schema';
 import { quoteLexeme } from '../ingest/search-terms';
 import type { ChunkMatch, KnowledgeDb } from './files';
 
@@ -29,6 +29,8 @@ export interface SearchOptions {
   mode: SearchMode;
   top: number;
   fileIds?: string[];
+  /** Only these collections (the policies already keep to the ones the caller can read). */
+  collectionIds?: string[];
   /** The question's embedding (index form). */
   vector: number[];
   /** The question's keyword terms (ingest/search-terms.ts queryTerms). */
@@ -36,11 +38,15 @@ export interface SearchOptions {
 }
 
 export type SearchMatch = ChunkMatch & {
+  collection_id: string;
+  collection_name: string;
   found_by: SearchList[];
   ranks: { vector?: number; keyword?: number };
 };
 
 type Row = Omit<ChunkMatch, 'similarity'> & {
+  collection_id: string;
+  collection_name: string;
   similarity: string | number;
   vector_rank: string | number | null;
   keyword_rank: string | number | null;
@@ -89,12 +95,7 @@ export function searchQuery(options: SearchOptions): SQL {
   const useVector = mode !== 'keyword';
   const useKeyword = mode !== 'vector' && options.terms.length > 0;
   const literal = sql`${`[${options.vector.join(',')}]`}::vector`;
-  const filter = options.fileIds
-    ? sql`and ${chunks.fileId} in (${sql.join(
-        options.fileIds.map((id) => sql`${id}::uuid`),
-        sql`, `,
-      )})`
-    : sql``;
+  const filter = sql`${inList(chunks.fileId, options.fileIds)} ${inList(chunks.collectionId, options.collectionIds)}`;
   // Only ready files are searched. Written as "not one of the files still being processed"
   // (an array computed once per statement, usually empty) so that it stays a per-row filter on
   // the index scan, costs no lookup per row, and the planner estimates it as passing nearly
@@ -185,11 +186,22 @@ export function searchQuery(options: SearchOptions): SQL {
     )
     select fused.id, 1 - coalesce(fused.distance, ${chunks.embedding} <=> ${literal}) as similarity,
            ${chunks.content} as content, ${chunks.fileId} as file_id, f.name as file_name,
+           ${chunks.collectionId} as collection_id, col.name as collection_name,
            ${chunks.page} as page, p.label as section, fused.vector_rank, fused.keyword_rank
     from fused
     join ${chunks} on ${chunks.id} = fused.id
     join ${files} f on f.id = ${chunks.fileId}
+    join ${collections} col on col.id = ${chunks.collectionId}
     left join ${filePages} p on p.file_id = ${chunks.fileId} and p.page = ${chunks.page}
     order by fused.score desc, similarity desc, fused.id
     limit ${top}`;
+}
+
+/** `and column in (ids)`, or nothing without ids. */
+function inList(column: AnyColumn, ids: readonly string[] | undefined): SQL {
+  if (!ids) return sql``;
+  return sql`and ${column} in (${sql.join(
+    ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  )})`;
 }

@@ -1,0 +1,1 @@
+CREATE POLICY "collection_members_leave" ON "collection_members" AS PERMISSIVE FOR DELETE TO "kbchat_app" USING ("collection_members"."user_id" = (select kbchat_user()));
