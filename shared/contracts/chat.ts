@@ -9,7 +9,7 @@ export const ChatMessage = z.object({
   type: enumOf(['content', 'error']),
   /**
    * On `error` messages only: a stable code a client may translate by (`no_relevant_knowledge`,
-   * `files_unavailable`, `knowledge_unavailable`, `model_failed`); `content` is already in the
+   * `files_unavailable`, `collections_unavailable`, `knowledge_unavailable`, `model_failed`); `content` is already in the
    * question's language.
    */
   code: z.string().optional(),

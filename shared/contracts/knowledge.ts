@@ -158,7 +158,7 @@ comes when the file is ready, with the same result and errors as ever, so client
 that keep working; with \`?async=true\` or \`Prefer: respond-async\` it comes at once, 202 with
 the file's id and status (follow it with file_status or file_progress). The same bytes uploaded
 again into the same collection answer the stored file with \`duplicate: true\`.
-\`collection_id\` chooses the collection (the shared one by default): an editor's or owner's;
+\`collection_id\` (a form field) chooses the collection (the shared one by default): an editor's or owner's;
 one the caller cannot see → 404, only a viewer of → 403. Too large → 413; not a document the
 service reads → 415; encrypted, damaged, too many pages or no text → 422; model endpoint down →
 502.`,

@@ -3,6 +3,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { inject } from 'vitest';
 import { openPool } from '../../shared/db/database';
+import { LOCAL_APP_LOGIN } from '../../dev/stack/app-role';
 
 type Db = ReturnType<typeof openPool>['db'];
 
@@ -66,4 +67,36 @@ export async function storedCounts(bucket: R2Bucket) {
     select (select count(*)::int from files) as files, (select count(*)::int from chunks) as chunks,
            (select count(*)::int from file_pages) as pages`);
   return { ...rows!, objects: (await bucket.list()).objects.length };
+}
+
+/**
+ * Statements as the workers run them: logged in as the application role's login (row-level
+ * security applies), in one transaction that first says whom it acts for — a user's session
+ * (`kbchat_session`, as every request batch starts), or nobody when `user` is undefined.
+ */
+export async function asAppRole<T>(
+  user: { id: string; superAdmin?: boolean } | undefined,
+  work: (tx: Parameters<Parameters<Db['transaction']>[0]>[0]) => Promise<T>,
+): Promise<T> {
+  const stack = inject('stack');
+  const url = new URL(stack.databaseUrl);
+  url.username = LOCAL_APP_LOGIN;
+  const { db, close } = openPool({ url: url.toString(), proxy: stack.databaseProxy }, {});
+  try {
+    return await db.transaction(async (tx) => {
+      if (user) {
+        const [row] = (
+          await tx.execute<{ session_epoch: number }>(
+            sql`select session_epoch from users where id = ${user.id}::uuid`,
+          )
+        ).rows;
+        await tx.execute(
+          sql`select kbchat_session(${user.id}::uuid, ${row!.session_epoch}::int, ${user.superAdmin ?? false})`,
+        );
+      }
+      return work(tx);
+    });
+  } finally {
+    await close();
+  }
 }

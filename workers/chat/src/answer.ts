@@ -1,3 +1,4 @@
+import { AppError } from '../../../shared/errors/app-error';
 import type OpenAI from 'openai';
 import type { z } from 'zod';
 import type { ChatMessage, ChatMode, ChatSource } from '../../../shared/contracts/chat';
@@ -141,6 +142,12 @@ async function* answerIn(
         ? prepareAll(request, await request.retrieval.results, language, deps)
         : prepareFiles(request.prompt, await request.retrieval.context, language, log);
   } catch (err) {
+    // A collection the user cannot read (knowledge answers 404): said as such, not as an outage.
+    if (err instanceof AppError && err.status === 404) {
+      log.warn('chat over collections the user cannot read');
+      yield error('collections_unavailable');
+      return;
+    }
     log.error('knowledge query failed', { error: String(err) });
     yield error('knowledge_unavailable');
     return;

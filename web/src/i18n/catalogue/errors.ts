@@ -63,6 +63,8 @@ export const errors = translations({
     no_relevant_knowledge: 'Sorry, no relevant information was found, so no answer can be given.',
     files_unavailable:
       'Sorry, the chosen files are not available (deleted, or not processed yet), so no answer can be given.',
+    collections_unavailable:
+      'Sorry, the chosen collection is not available to you (deleted, or you are not a member), so no answer can be given.',
     knowledge_unavailable: 'Sorry, the knowledge base is unavailable right now.',
     model_failed: 'Sorry, the answer could not be completed. Please try again.',
   },
@@ -113,6 +115,7 @@ export const errors = translations({
     invalid_response: '服务返回了意外的内容，请重试。',
     no_relevant_knowledge: '非常抱歉，未能检索到相关信息，无法回答。',
     files_unavailable: '非常抱歉，所选文件不可用（已删除或尚未处理完成），无法回答。',
+    collections_unavailable: '非常抱歉，所选知识库对您不可用（已删除或您不是其成员），无法回答。',
     knowledge_unavailable: '非常抱歉，知识库暂时不可用。',
     model_failed: '非常抱歉，回答未能完成，请重试。',
   },

@@ -1,7 +1,8 @@
 import { notFound } from '../../../../shared/errors/app-error';
 import { accessDenied } from '../../../../shared/service';
 import { knowledgeDb, type KnowledgeCall } from '../context';
-import { COLLECTION_ROLES, type CollectionRole } from '../db/schema';
+import { inArray } from 'drizzle-orm';
+import { COLLECTION_ROLES, collections, type CollectionRole } from '../db/schema';
 import { readableCollection, type CollectionView } from '../store/collections';
 
 const rank = (role: CollectionRole) => COLLECTION_ROLES.indexOf(role);
@@ -21,4 +22,20 @@ export async function collectionFor(
   if (!found) throw notFound('No such collection.');
   if (rank(found.role) < rank(min)) throw accessDenied(`needs ${min} in the collection`);
   return found;
+}
+
+/**
+ * Collections a request names as a filter (list, query, chat): every one must be readable, or
+ * the request answers 404 rather than quietly searching less than it asked for.
+ */
+export async function requireReadable(ctx: KnowledgeCall, ids: readonly string[] | undefined) {
+  if (!ids) return;
+  const kdb = knowledgeDb(ctx);
+  const found = await kdb.run(
+    kdb.db
+      .select({ id: collections.id })
+      .from(collections)
+      .where(inArray(collections.id, [...ids])),
+  );
+  if (found.length < ids.length) throw notFound('No such collection.');
 }

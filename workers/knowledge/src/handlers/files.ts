@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { sqlStateOf } from '../../../../shared/db/sql-state';
 import { AppError, notFound } from '../../../../shared/errors/app-error';
-import { collectionFor } from './collection-access';
+import { collectionFor, requireReadable } from './collection-access';
 import { accessDenied } from '../../../../shared/service';
 import { knowledgeDb, type KnowledgeCall } from '../context';
 import { files, type FileRow } from '../db/schema';
@@ -16,6 +16,7 @@ export async function list(
   ctx: KnowledgeCall,
 ) {
   reviveSoon(ctx.env, ctx.log, ctx.waitUntil);
+  await requireReadable(ctx, params.collection_id);
   const filter = { ids: params.file_id, collectionIds: params.collection_id };
   const kdb = knowledgeDb(ctx);
   if (!params.with_content) {

@@ -5,6 +5,7 @@ import { EMBEDDING_COLUMN_DIMENSIONS } from '../db/schema';
 import { embedTexts } from '../ingest/embed';
 import { queryTerms } from '../ingest/search-terms';
 import { searchChunks, type SearchMode } from '../store/search';
+import { requireReadable } from './collection-access';
 
 /**
  * The chunks that best match the text in the mode asked (hybrid by default). The question is
@@ -22,13 +23,17 @@ export async function query(
   },
   ctx: KnowledgeCall,
 ) {
+  const [vector] = await Promise.all([
+    embedQuestion(params.text, ctx),
+    requireReadable(ctx, params.collection_id),
+  ]);
   const found = await searchChunks(knowledgeDb(ctx), {
     mode: params.mode,
     // The original's name (its generated clients send it): the limit wins over `top`'s default.
     top: params.retrieve_limit ?? params.top,
     fileIds: params.file_id,
     collectionIds: params.collection_id,
-    vector: await embedQuestion(params.text, ctx),
+    vector,
     terms: queryTerms(params.text),
   });
   const min = params.similarity_threshold;

@@ -31,7 +31,7 @@ export async function upload(
   const config = knowledgeConfig(ctx.env);
   const user = principalOf(ctx);
   const collectionId = collection_id ?? DEFAULT_COLLECTION_ID;
-  // Before the body is read: a collection the caller cannot upload to costs nothing more.
+  // Before hashing and storing: a collection the caller cannot upload to costs nothing more.
   if (collection_id) await collectionFor(ctx, collection_id, 'editor');
   if (file.size > config.ingest.maxUploadBytes) throw tooLarge(config.ingest.maxUploadBytes);
   const bytes = new Uint8Array(await file.arrayBuffer());

@@ -26,7 +26,9 @@ const collectionColumns = {
   description: collections.description,
   createdAt: collections.createdAt,
   role: callerRole(collections.id),
-  files: sql<number>`(select count(*)::int from ${files} f where f.collection_id = ${collections.id})`,
+  // Written out: drizzle leaves a single-table select's columns unqualified, and an unqualified
+  // "id" inside this subquery would be the file's.
+  files: sql<number>`(select count(*)::int from files f where f.collection_id = collections.id)`,
 };
 
 export type CollectionView = {

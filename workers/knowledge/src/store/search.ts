@@ -76,12 +76,12 @@ export async function searchChunks(kdb: KnowledgeDb, options: SearchOptions) {
  *   distance operator ascending with a LIMIT, the only shape the HNSW index serves; the
  *   `ready` and file filters apply to the index scan's rows (iterative scans, on for the
  *   database, keep it finding rows until enough pass).
- * - `terms` (materialised: each term's document frequency is counted once, not once per joined
- *   row, which is what an inlined CTE cost — 89 s for one question over 10,000 chunks) and
- *   `keyword_list`: the chunks sharing terms with the question (GIN index on
- *   `search_terms`), scored by the sum of the shared terms' inverse document frequency (BM25's
- *   idf), so a rare code or amount outweighs many common words. Chunks are short and of
- *   similar length, so presence is scored, not frequency or length.
+ * - `keyword_list`: the chunks sharing terms with the question, from
+ *   kbchat_keyword_candidates (migration 0012: GIN index on `search_terms`, each term's
+ *   document frequency counted once per statement), scored by the sum of the shared terms'
+ *   inverse document frequency (BM25's idf), so a rare code or amount outweighs many common
+ *   words. Chunks are short and of similar length, so presence is scored, not frequency or
+ *   length.
  * - `fused`: the two lists joined, scored by Reciprocal Rank Fusion. Ties (one list's 1st
  *   against the other's 1st) go to the higher similarity.
  *
@@ -114,69 +114,30 @@ export function searchQuery(options: SearchOptions): SQL {
       ) nearest`
     : sql`select null::bigint as id, null::bigint as rank, null::float8 as distance where false`;
 
-  const termQueries = options.terms.map((term) => sql`${quoteLexeme(term)}::tsquery`);
+  // The keyword list comes from a function (migration 0012): under row-level security the
+  // GIN index cannot serve @@ (not a leakproof operator) and every keyword search would read
+  // every chunk; the function applies the read policy's rule itself, with the index.
   const keywordList = useKeyword
     ? sql`
-      select id, row_number() over (order by score desc, id) as rank from (
-        select ${chunks.id} as id, sum(t.idf) as score
-        from ${chunks} join terms t on ${chunks.searchTerms} @@ t.query
-        where ${ready} ${filter}
-        group by ${chunks.id}
-        order by score desc, ${chunks.id}
-        limit ${depth}
-      ) scored`
-    : sql`select null::bigint as id, null::bigint as rank where false`;
-  // BM25's idf, ln(1 + (N − df + 0.5) / (df + 0.5)). N is the planner's row estimate when it
-  // has one (no scan per query), else a count. df: for a term common enough to be among the
-  // column's most common elements in the planner's statistics (ANALYZE keeps them for tsvector
-  // columns), its frequency there times N; for any other term, a count through the GIN index,
-  // which is cheap because such a term is rare. Counting common terms was most of a hybrid
-  // query's time over 10,000 chunks.
-  // A term in more than COMMON_TERM_SHARE of the chunks ("the", "的") is left out: its idf is
-  // near nothing, and joining every chunk that has it would cost more than the rest together.
-  const termStats = useKeyword
-    ? sql`
-      select t.query, n.total, coalesce(
-        (select c.freq * n.total from common_terms c where c.elem = t.term limit 1),
-        (select count(*)::float8 from ${chunks} where ${chunks.searchTerms} @@ t.query)
-      ) as df
-      from unnest(
-        array[${sql.join(termQueries, sql`, `)}],
+      select id, rank from kbchat_keyword_candidates(
+        array[${sql.join(
+          options.terms.map((term) => sql`${quoteLexeme(term)}::tsquery`),
+          sql`, `,
+        )}]::tsquery[],
         array[${sql.join(
           options.terms.map((term) => sql`${term}`),
           sql`, `,
-        )}]::text[]
-      ) as t(query, term)
-      cross join (
-        select coalesce(
-          (select nullif(greatest(reltuples, 0), 0)::float8 from pg_class
-            where oid = 'chunks'::regclass),
-          (select count(*)::float8 from ${chunks})
-        ) as total
-      ) n`
-    : sql`select null::tsquery as query, null::float8 as total, null::float8 as df where false`;
-  const terms = sql`
-      select query, ln(1 + (greatest(total, df) - df + 0.5) / (df + 0.5)) as idf
-      from term_stats
-      where df > 0 and df <= greatest(total * ${COMMON_TERM_SHARE}, ${COMMON_TERM_MIN_ROWS})`;
-  // The planner's most common elements of chunks.search_terms with their frequencies (empty
-  // until the table is analysed; pg_stats shows only what the role may read).
-  const commonTerms = useKeyword
-    ? sql`
-      select e.elem, e.freq::float8 as freq
-      from pg_stats s
-      cross join lateral unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs)
-        as e(elem, freq)
-      where s.schemaname = current_schema() and s.tablename = 'chunks'
-        and s.attname = 'search_terms' and e.elem is not null`
-    : sql`select null::text as elem, null::float8 as freq where false`;
+        )}]::text[],
+        ${depth}::int,
+        ${uuidArray(options.fileIds)},
+        ${uuidArray(options.collectionIds)},
+        ${COMMON_TERM_SHARE}::float8,
+        ${COMMON_TERM_MIN_ROWS}::int)`
+    : sql`select null::bigint as id, null::bigint as rank where false`;
 
   return sql`
     with vector_list as (${vectorList}),
-    common_terms as materialized (${commonTerms}),
-    term_stats as materialized (${termStats}),
-    terms as materialized (${terms}),
-    keyword_list as (${keywordList}),
+    keyword_list as materialized (${keywordList}),
     fused as (
       select coalesce(v.id, k.id) as id, v.rank as vector_rank, k.rank as keyword_rank,
              v.distance,
@@ -204,4 +165,13 @@ function inList(column: AnyColumn, ids: readonly string[] | undefined): SQL {
     ids.map((id) => sql`${id}::uuid`),
     sql`, `,
   )})`;
+}
+
+/** A uuid[] parameter, or null for "no filter". */
+function uuidArray(ids: readonly string[] | undefined): SQL {
+  if (!ids) return sql`null::uuid[]`;
+  return sql`array[${sql.join(
+    ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  )}]::uuid[]`;
 }
