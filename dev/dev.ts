@@ -43,6 +43,12 @@ try {
 
 const envFile = path.join(dataDir, 'dev.env');
 await writeEnvFile(envFile, stack.workerEnv);
+// The database as its owner, for local tools that look past row-level security (benchmarks,
+// the retrieval evaluation, tests): never handed to the workers.
+await writeEnvFile(path.join(dataDir, 'owner.env'), {
+  DATABASE_URL: stack.database.databaseUrl,
+  DATABASE_PROXY: stack.database.proxy,
+});
 printBanner(stack, host, port);
 
 const wrangler = spawn(

@@ -1,5 +1,5 @@
 // Exact nearest neighbours from the isolated stack's own database, to measure what the HNSW
-// index loses. The dev stack writes its database settings to <data dir>/dev.env; Node reaches
+// index loses. The dev stack writes its database settings to <data dir>/owner.env (as the owner); Node reaches
 // the database through the stack's local Neon proxy with the Neon driver, as the workers do.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,9 +10,12 @@ import { openPool, type DatabaseSettings } from '../../shared/db/database.ts';
 import { loadNearestChunksQuery } from '../nearest-chunks-query.ts';
 import type { Neighbour } from './hnsw-recall.ts';
 
-/** DATABASE_URL and DATABASE_PROXY from the dev.env that `npm run dev` wrote. */
+/**
+ * The database as its owner (past row-level security): DATABASE_URL and DATABASE_PROXY from
+ * the owner.env that `npm run dev` wrote beside the workers' dev.env.
+ */
 export async function devDatabaseSettings(dataDir: string): Promise<DatabaseSettings> {
-  const text = await readFile(path.join(dataDir, 'dev.env'), 'utf8');
+  const text = await readFile(path.join(dataDir, 'owner.env'), 'utf8');
   const env = new Map(
     text
       .split('\n')
@@ -20,7 +23,7 @@ export async function devDatabaseSettings(dataDir: string): Promise<DatabaseSett
       .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
   );
   const url = env.get('KNOWLEDGE_DATABASE_URL') || env.get('DATABASE_URL');
-  if (!url) throw new Error(`no DATABASE_URL in ${path.join(dataDir, 'dev.env')}`);
+  if (!url) throw new Error(`no DATABASE_URL in ${path.join(dataDir, 'owner.env')}`);
   return { url, proxy: env.get('DATABASE_PROXY') || undefined };
 }
 

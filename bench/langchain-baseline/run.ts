@@ -57,9 +57,10 @@ const PDFS: { name: string; bytes: () => Uint8Array }[] = [
 ];
 
 async function databaseUrl(dataDir: string): Promise<string> {
-  const env = await readFile(path.join(dataDir, 'dev.env'), 'utf8');
-  const url = /^(?:KNOWLEDGE_)?DATABASE_URL=(.+)$/m.exec(env)?.[1];
-  if (!url) throw new Error('no DATABASE_URL in dev.env');
+  // As the owner: the baseline makes tables of its own.
+  const env = await readFile(path.join(dataDir, 'owner.env'), 'utf8');
+  const url = /^DATABASE_URL=(.+)$/m.exec(env)?.[1];
+  if (!url) throw new Error('no DATABASE_URL in owner.env');
   return url;
 }
 

@@ -10,6 +10,12 @@ import { readSse } from '../../shared/service';
 import { DEFAULT_ERROR_TEXTS } from '../../workers/chat/src/language';
 import { systemMessage } from '../../workers/chat/src/prompt';
 
+/** Files uploaded without a collection are in the shared one; sources name it. */
+const SHARED_COLLECTION = {
+  collection_id: '00000000-0000-0000-0000-000000000000',
+  collection_name: 'Shared',
+};
+
 const { no_relevant_knowledge: NO_RELEVANT_KNOWLEDGE } = DEFAULT_ERROR_TEXTS.en;
 const { knowledge_unavailable: KNOWLEDGE_UNAVAILABLE, model_failed: MODEL_FAILED } =
   DEFAULT_ERROR_TEXTS.en;
@@ -172,7 +178,14 @@ describe('answering from the knowledge base', () => {
     expect(all.at(-2)).toEqual({
       event: 'sources',
       data: [
-        { file_id: probeFile, file_name: 'probe.pdf', page: 1, section: null, similarity: null },
+        {
+          file_id: probeFile,
+          file_name: 'probe.pdf',
+          ...SHARED_COLLECTION,
+          page: 1,
+          section: null,
+          similarity: null,
+        },
       ],
     });
     expect(all.at(-1)!.data).toMatchObject({ mode: 'full_text' });
@@ -258,6 +271,7 @@ describe('a refusal says why', () => {
             {
               file_id: probeFile,
               file_name: 'probe.pdf',
+              ...SHARED_COLLECTION,
               page: 1,
               section: null,
               similarity: expect.closeTo(0.47, 5),
@@ -518,6 +532,7 @@ describe('a chat limited to files (issue 13 §1)', () => {
     expect(sources[0]).toEqual({
       file_id: policyFile,
       file_name: 'charter.pdf',
+      ...SHARED_COLLECTION,
       page: 2,
       section: null,
       similarity: null,
