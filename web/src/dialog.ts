@@ -1,8 +1,11 @@
 import { h, uid, type Child } from './dom';
 import { t } from './i18n/bind';
 
-/** A modal `<dialog>`: focus stays inside, Escape cancels, focus returns to where it was. */
-function open<T>(
+/**
+ * A modal `<dialog>`: focus stays inside, Escape cancels, focus returns to where it was.
+ * `build` gives its content (the first `h2` titles it) and calls `done` with the answer.
+ */
+export function openDialog<T>(
   build: (dialog: HTMLDialogElement, done: (value: T) => void) => HTMLElement[],
   cancelled: T,
 ): Promise<T> {
@@ -33,7 +36,7 @@ export function confirmDialog(options: {
   confirm: Child;
   danger?: boolean;
 }): Promise<boolean> {
-  return open<boolean>(
+  return openDialog<boolean>(
     (_dialog, done) => [
       h('h2', null, options.title),
       h('p', null, options.message),
@@ -65,7 +68,7 @@ export function passwordDialog(options: {
   title: Child;
   message: Child;
 }): Promise<string | undefined> {
-  return open<string | undefined>((_dialog, done) => {
+  return openDialog<string | undefined>((_dialog, done) => {
     const inputId = uid('new-password');
     const input = h('input', {
       id: inputId,

@@ -1,4 +1,5 @@
 import type { KnowledgeFile } from './api/services';
+import { mayManageFile } from './collection-access';
 import type { AppContext } from './context';
 import { confirmDialog } from './dialog';
 import { createFileRow, type FileRow } from './file-row';
@@ -48,7 +49,10 @@ export function createFileList(
     for (const file of files) {
       let row = rows.get(file.id);
       if (!row) {
-        row = createFileRow(ctx, file, {
+        // Rows are made afresh when another collection is shown: its role holds for them.
+        const collection = store.collection;
+        const canManage = collection !== undefined && mayManageFile(ctx.me, collection, file);
+        row = createFileRow(ctx, file, canManage, {
           select,
           remove: (f, button) => void remove(f, button),
           retry: (f, button) => void retry(f, button),

@@ -22,13 +22,15 @@ export interface FileRow {
 
 /**
  * One file of the knowledge base: ready files can be ticked to limit questions to them;
- * files on their way show their progress, failed files why, with Retry. Both can be deleted
- * by their uploader or a super admin, and neither can be ticked: only ready files are
- * searched (the row says so, on hover and to screen readers).
+ * files on their way show their progress, failed files why, with Retry. Whoever may manage it
+ * (`canManage`: see collection-access.ts) may delete it;
+ * only ready files can be ticked: only they are searched (the row says so, on hover and to
+ * screen readers).
  */
 export function createFileRow(
   ctx: AppContext,
   initial: KnowledgeFile,
+  canManage: boolean,
   actions: FileRowActions,
 ): FileRow {
   let file = initial;
@@ -36,7 +38,6 @@ export function createFileRow(
   const metaId = uid('file-meta');
   const statusId = uid('file-status');
   const noteId = uid('file-note');
-  const canManage = file.uploader.id === ctx.me.id || ctx.me.role === 'SUPER_ADMIN';
 
   const checkbox = h('input', {
     type: 'checkbox',

@@ -1,3 +1,6 @@
+import { mayAddFiles } from './collection-access';
+import type { CollectionStore } from './collection-store';
+import { createCollectionSwitcher } from './collection-switcher';
 import type { AppContext } from './context';
 import { h, replace, uid } from './dom';
 import { createDropzone } from './dropzone';
@@ -8,13 +11,22 @@ import type { KnowledgeStore } from './knowledge-store';
 import { createUploadList } from './upload-list';
 
 /**
- * The knowledge base: upload documents and follow them until they are ready; see, download,
- * retry, delete and select files.
+ * The knowledge base, one collection at a time: choose it, upload documents into it and
+ * follow them until they are ready; see, download, retry, move, delete and select files.
+ * A viewer of the collection gets no way to upload (the service would refuse it).
  */
-export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLElement {
+export function createFilesPanel(
+  ctx: AppContext,
+  store: KnowledgeStore,
+  collections: CollectionStore,
+): HTMLElement {
   const titleId = uid('kb-title');
   const uploads = createUploadList(ctx, store);
-  const dropzone = createDropzone((files) => uploads.enqueue(files));
+  const mayUpload = () => store.collection !== undefined && mayAddFiles(store.collection);
+  const enqueue = (files: File[]) => {
+    if (mayUpload()) uploads.enqueue(files);
+  };
+  const dropzone = createDropzone(enqueue);
 
   // Drag and drop: onto the panel; a file dropped elsewhere is not opened by the browser.
   let dragDepth = 0;
@@ -41,7 +53,7 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
         event.preventDefault();
         dragDepth = 0;
         dropzone.classList.remove('dragging');
-        uploads.enqueue([...(event.dataTransfer?.files ?? [])]);
+        enqueue([...(event.dataTransfer?.files ?? [])]);
       },
     },
   });
@@ -69,7 +81,10 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
     },
   });
 
+  const switcher = createCollectionSwitcher(ctx, collections, (text) => replace(announcer, text));
+
   function renderList(): void {
+    dropzone.hidden = !mayUpload();
     const files = store.files;
     const error = store.error;
     notice.hidden = !error;
@@ -124,6 +139,8 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
   }
 
   store.subscribe(renderList);
+  // A role given or taken shows or hides the upload control.
+  collections.subscribe(renderList);
   renderList();
 
   panel.append(
@@ -137,6 +154,7 @@ export function createFilesPanel(ctx: AppContext, store: KnowledgeStore): HTMLEl
       ),
       count,
     ),
+    switcher,
     dropzone,
     uploads.element,
     notice,

@@ -1,10 +1,16 @@
-import type { Failure, FileProgress, KnowledgeFile } from './api/services';
+import type { Collection, Failure, FileProgress, KnowledgeFile } from './api/services';
+import type { CollectionStore } from './collection-store';
 import type { AppContext } from './context';
 import { isInProgress, isSearchable } from './file-status';
 import { createPoller } from './progress-poller';
 
-/** The knowledge base as the page knows it, and which files questions are limited to. */
+/**
+ * The chosen collection of the knowledge base as the page knows it, and which files questions
+ * are limited to.
+ */
 export interface KnowledgeStore {
+  /** The collection whose files these are; undefined until the collections are loaded. */
+  readonly collection: Collection | undefined;
   /** Newest first, whatever their status; undefined until the first list arrives. */
   readonly files: readonly KnowledgeFile[] | undefined;
   /** Why the last refresh failed, if it did. */
@@ -15,7 +21,7 @@ export interface KnowledgeStore {
   refresh(): Promise<void>;
   setSelected(id: string, selected: boolean): void;
   clearSelection(): void;
-  /** Forgets a deleted file (and its selection). */
+  /** Forgets a deleted or moved file (and its selection). */
   remove(id: string): void;
   /** Takes a newer progress of a known file (a retry's answer) and follows it. */
   update(progress: FileProgress): void;
@@ -46,7 +52,10 @@ const IDS_PER_REQUEST = 50;
  * entries the page shows anyway. The cost is up to a second of delay and some idle requests,
  * which the poller spaces out while nothing moves.
  */
-export function createKnowledgeStore(ctx: AppContext): KnowledgeStore {
+export function createKnowledgeStore(
+  ctx: AppContext,
+  collections: CollectionStore,
+): KnowledgeStore {
   const listeners: (() => void)[] = [];
   const selected = new Set<string>();
   let files: KnowledgeFile[] | undefined;
@@ -65,9 +74,17 @@ export function createKnowledgeStore(ctx: AppContext): KnowledgeStore {
   }
 
   async function load(): Promise<void> {
+    const collectionId = collections.current?.id;
+    if (!collectionId) return; // the list comes once the collections are known
     const number = ++listsStarted;
     try {
-      files = await ctx.api.knowledge.GetList({}, { signal: ctx.signal });
+      const answer = await ctx.api.knowledge.GetList(
+        { collection_id: collectionId },
+        { signal: ctx.signal },
+      );
+      // Another collection was chosen meanwhile: its own list is on its way.
+      if (collections.current?.id !== collectionId) return;
+      files = answer;
       listed = number;
       error = undefined;
       pruneSelection();
@@ -75,7 +92,7 @@ export function createKnowledgeStore(ctx: AppContext): KnowledgeStore {
     } catch (err) {
       if (ctx.signal.aborted) return;
       const failure = ctx.fail(err);
-      if (failure.status === 401) return;
+      if (failure.status === 401 || collections.current?.id !== collectionId) return;
       error = failure;
     }
     notify();
@@ -98,6 +115,19 @@ export function createKnowledgeStore(ctx: AppContext): KnowledgeStore {
   }
 
   const following = () => (files ?? []).filter(isInProgress);
+
+  // Another collection chosen (or the chosen one gone): its files start from "loading".
+  let shown = collections.current?.id;
+  collections.subscribe(() => {
+    const now = collections.current?.id;
+    if (now === shown) return;
+    shown = now;
+    files = undefined;
+    error = undefined;
+    selected.clear();
+    notify();
+    void refresh();
+  });
 
   /** Asks about every file in progress; a file missing from the answer was deleted. */
   async function round(): Promise<boolean | 'stop'> {
@@ -149,6 +179,9 @@ export function createKnowledgeStore(ctx: AppContext): KnowledgeStore {
   });
 
   return {
+    get collection() {
+      return collections.current;
+    },
     get files() {
       return files;
     },

@@ -1,5 +1,6 @@
 import type { Api, Failure, User } from './api/services';
 import { createChatPanel } from './chat-panel';
+import { createCollectionStore } from './collection-store';
 import type { AppContext } from './context';
 import { h, replace } from './dom';
 import { createFilesPanel } from './files-panel';
@@ -17,9 +18,11 @@ export interface MainView {
   destroy(): void;
 }
 
-type Route = 'chat' | 'users';
+type Route = { page: 'chat' } | { page: 'users' };
 
-const routeOf = (hash: string): Route => (hash === '#/users' ? 'users' : 'chat');
+const routeOf = (hash: string): Route => ({ page: hash === '#/users' ? 'users' : 'chat' });
+
+const sameRoute = (a: Route | undefined, b: Route) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The logged-in app: header, the chat workspace and the users page, by URL hash. */
 export function createMainView(
@@ -85,8 +88,9 @@ export function createMainView(
   );
 
   // The workspace lives as long as the session, so the conversation survives page switches.
-  const store = createKnowledgeStore(ctx);
-  const filesPanel = createFilesPanel(ctx, store);
+  const collections = createCollectionStore(ctx);
+  const store = createKnowledgeStore(ctx, collections);
+  const filesPanel = createFilesPanel(ctx, store, collections);
   const chatPanel = createChatPanel(ctx, store);
   // On a narrow screen one pane shows at a time: a pair of toggle buttons switches them.
   const chatTab = h(
@@ -151,15 +155,15 @@ export function createMainView(
   function navigate(): void {
     if (element.hidden) return;
     const next = routeOf(location.hash);
-    const changed = next !== route;
+    const changed = !sameRoute(route, next);
     route = next;
-    chatLink.toggleAttribute('aria-current', next === 'chat');
+    chatLink.toggleAttribute('aria-current', next.page === 'chat');
     if (chatLink.hasAttribute('aria-current')) chatLink.setAttribute('aria-current', 'page');
     if (usersLink) {
-      usersLink.toggleAttribute('aria-current', next === 'users');
-      if (next === 'users') usersLink.setAttribute('aria-current', 'page');
+      usersLink.toggleAttribute('aria-current', next.page === 'users');
+      if (next.page === 'users') usersLink.setAttribute('aria-current', 'page');
     }
-    if (next === 'users') {
+    if (next.page === 'users') {
       const page = createUsersPage(ctx);
       replace(outlet, page);
       localizeTitle(t((m) => m.app.title(m.users.title)));
@@ -182,6 +186,8 @@ export function createMainView(
       element.hidden = false;
       route = undefined;
       navigate();
+      // The files come once the collections are known (the chosen one's).
+      void collections.refresh();
       void store.refresh();
     },
     hide() {

@@ -38,6 +38,8 @@ type Shown =
 
 interface Upload {
   file: File;
+  /** The collection chosen when the file was added: it goes there whatever is chosen later. */
+  collectionId: string | undefined;
   state: UploadState;
   controller: AbortController;
   row: HTMLLIElement;
@@ -57,7 +59,9 @@ export interface UploadList {
  * The uploads of this page: each file's bytes with a progress bar, then — once the service has
  * stored it and answered at once — its reading and indexing, followed through the store, until
  * it is ready or failed. What is worth hearing (a file ready, a file failed, all done) goes to
- * a status region once; the bars are read on demand.
+ * a status region once; the bars are read on demand. Each upload goes into the collection
+ * chosen when it was added, and its row shows while that collection is the one shown (the
+ * store follows the files of that one only).
  */
 export function createUploadList(ctx: AppContext, store: KnowledgeStore): UploadList {
   const uploads: Upload[] = [];
@@ -75,6 +79,7 @@ export function createUploadList(ctx: AppContext, store: KnowledgeStore): Upload
       const controller = new AbortController();
       const upload: Upload = {
         file,
+        collectionId: store.collection?.id,
         state: { kind: 'queued' },
         controller,
         row: h('li', { class: 'upload' }),
@@ -131,7 +136,12 @@ export function createUploadList(ctx: AppContext, store: KnowledgeStore): Upload
       onSent: () => set(upload, { kind: 'sent' }),
     });
     try {
-      const result = await ctx.api.upload(upload.file, transport, upload.controller.signal);
+      const result = await ctx.api.upload(
+        upload.file,
+        upload.collectionId,
+        transport,
+        upload.controller.signal,
+      );
       set(
         upload,
         result.duplicate
@@ -161,6 +171,8 @@ export function createUploadList(ctx: AppContext, store: KnowledgeStore): Upload
   function shownOf(upload: Upload): Shown {
     const { state } = upload;
     if (state.kind !== 'stored') return state.kind;
+    // Another collection's files are listed, or this one's are on their way: as it was.
+    if (!isShown(upload) || !store.files) return upload.shown ?? 'processing';
     const file = store.fileById(state.result.id);
     if (file) state.listed = true;
     // Listed before and gone now, or missing from a list asked for after it was stored.
@@ -169,8 +181,12 @@ export function createUploadList(ctx: AppContext, store: KnowledgeStore): Upload
     return status === 'ready' ? 'added' : status === 'failed' ? 'failed' : 'processing';
   }
 
+  const isShown = (upload: Upload) =>
+    upload.collectionId === undefined || upload.collectionId === store.collection?.id;
+
   function render(upload: Upload): void {
     const { file, state, bar } = upload;
+    upload.row.hidden = !isShown(upload);
     const shown = shownOf(upload);
     upload.row.dataset.state = shown;
     upload.cancel.hidden = !(state.kind === 'queued' || state.kind === 'uploading');
@@ -284,10 +300,8 @@ export function createUploadList(ctx: AppContext, store: KnowledgeStore): Upload
     clear.hidden = true;
   }
 
-  // Stored files move on with the store: their rows follow it.
-  store.subscribe(() => {
-    for (const upload of uploads) if (upload.state.kind === 'stored') render(upload);
-  });
+  // Stored files move on with the store, and rows show with their collection: they follow it.
+  store.subscribe(() => uploads.forEach(render));
   ctx.signal.addEventListener('abort', () => uploads.forEach((u) => u.controller.abort()));
 
   return { element, enqueue };

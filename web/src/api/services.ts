@@ -22,6 +22,8 @@ import {
 } from '../../../shared/contracts/chat';
 import {
   knowledgeService,
+  type Collection as CollectionSchema,
+  type CollectionMember as CollectionMemberSchema,
   type FileProgress as FileProgressSchema,
   type KnowledgeFile as KnowledgeFileSchema,
   type UploadResult as UploadResultSchema,
@@ -35,6 +37,9 @@ export type Login = z.output<typeof LoginSchema>;
 export type KnowledgeFile = z.output<typeof KnowledgeFileSchema>;
 export type FileProgress = z.output<typeof FileProgressSchema>;
 export type UploadResult = z.output<typeof UploadResultSchema>;
+export type Collection = z.output<typeof CollectionSchema>;
+export type CollectionMember = z.output<typeof CollectionMemberSchema>;
+export type CollectionRole = Collection['role'];
 export type ChatMessage = z.output<typeof ChatMessageSchema>;
 export type ChatSource = z.output<typeof ChatSourceSchema>;
 export type ChatRefusal = z.output<typeof ChatRefusalSchema>;
@@ -52,8 +57,14 @@ export interface Api {
    * progress) and answers as soon as it is stored, without waiting for it to be read and
    * indexed: the file's `status` is then `queued` or `processing`, and its progress is followed
    * with GetList / GetFileStatus. (A service that ignores the request answers `ready`.)
+   * Without `collectionId` it goes into the shared collection.
    */
-  upload(file: File, transport: Transport, signal?: AbortSignal): Promise<UploadResult>;
+  upload(
+    file: File,
+    collectionId: string | undefined,
+    transport: Transport,
+    signal?: AbortSignal,
+  ): Promise<UploadResult>;
   /**
    * The address of a stored file, for the link a user sees: it carries no token (a token in
    * a URL shows on hover, stays in history and lands in proxy logs). Following it is
@@ -74,10 +85,11 @@ export function createApi(baseUrl: string, token: () => string | undefined): Api
     chat: createClient(chatService, options),
     // `Prefer: respond-async` (RFC 7240) is the declared twin of `?async=true`: the typed
     // client places declared parameters only, and on a multipart route a scalar would travel
-    // as a form field, not in the query string the service reads `async` from.
-    upload: (file, transport, signal) =>
+    // as a form field, not in the query string the service reads `async` from. The declared
+    // `collection_id` does travel as a form field, which the service reads like the query.
+    upload: (file, collectionId, transport, signal) =>
       createClient(knowledgeService, { ...options, fetch: transport }).Upload(
-        { file },
+        { file, collection_id: collectionId },
         { signal, headers: { Prefer: 'respond-async' } },
       ),
     downloadUrl(fileId) {

@@ -1,5 +1,6 @@
 import { app } from './catalogue/app';
 import { chat } from './catalogue/chat';
+import { collections } from './catalogue/collections';
 import { dialogs } from './catalogue/dialogs';
 import { errors } from './catalogue/errors';
 import { files } from './catalogue/files';
@@ -11,7 +12,7 @@ import { currentLocale, type Locale } from './locale';
  * Every screen's strings. A new screen adds its file under ./catalogue/ (both languages side
  * by side, see ./define.ts) and one line here.
  */
-const catalogue = { app, chat, dialogs, errors, files, login, users };
+const catalogue = { app, chat, collections, dialogs, errors, files, login, users };
 
 type Catalogue = typeof catalogue;
 export type Messages = { [Screen in keyof Catalogue]: Catalogue[Screen][Locale] };

@@ -18,6 +18,12 @@ export const errors = translations({
     username_taken: 'That username is taken.',
     last_super_admin: 'The last super admin cannot be removed, disabled or made a user.',
     not_found: 'It no longer exists.',
+    // Collections.
+    last_owner: 'A collection keeps at least one owner: make another member owner first.',
+    already_member: 'That user is already a member.',
+    shared_collection:
+      'The shared collection has no members and cannot be deleted: every user reads it.',
+    duplicate_file: 'The same file is already in that collection.',
     validation_failed: (fields: readonly string[]) =>
       fields.length > 0
         ? `Not valid: ${formatList(fields)}.`
@@ -79,6 +85,10 @@ export const errors = translations({
     username_taken: '该用户名已被使用。',
     last_super_admin: '不能删除、停用或降级最后一位超级管理员。',
     not_found: '该项目已不存在。',
+    last_owner: '资料集至少要保留一位所有者：请先将另一名成员设为所有者。',
+    already_member: '该用户已经是成员。',
+    shared_collection: '公共资料集没有成员，也不能删除：所有用户都能查看它。',
+    duplicate_file: '该资料集中已有相同的文件。',
     validation_failed: (fields) =>
       fields.length > 0 ? `以下内容无效：${formatList(fields)}。` : '输入的部分内容无效。',
     bad_request: '服务无法理解该请求。',
