@@ -2,6 +2,7 @@ import type { ChatDone, ChatMessage, ChatRefusal, ChatSource, KnowledgeFile } fr
 import { isAbort, type AppContext } from './context';
 import { downloadLink } from './download';
 import { h, replace, uid } from './dom';
+import { collectionName, SHARED_COLLECTION_ID } from './collection-access';
 import { isInProgress } from './file-status';
 import { t, type Localized } from './i18n/bind';
 import { codedText, failureMessage } from './i18n/failure';
@@ -14,7 +15,11 @@ interface Streaming {
   controller: AbortController;
 }
 
-/** Asking questions: the conversation, the question box, the stream of each answer. */
+/**
+ * Asking questions: the conversation, the question box, the stream of each answer. Questions
+ * search the collection the files panel shows (or the files ticked in it), so that what the
+ * answer draws on is what the user sees listed.
+ */
 export function createChatPanel(ctx: AppContext, store: KnowledgeStore): HTMLElement {
   const titleId = uid('chat-title');
   const promptId = uid('prompt');
@@ -119,10 +124,20 @@ export function createChatPanel(ctx: AppContext, store: KnowledgeStore): HTMLEle
   function renderScope(): void {
     const files = store.files;
     const chosen = store.selectedFiles();
+    const collection = store.collection;
+    const where =
+      collection &&
+      !collection.shared &&
+      h(
+        'span',
+        { class: 'scope-collection' },
+        t((m) => m.chat.inCollection(collection.name)),
+      );
     if (chosen.length > 0) {
       const names = chosen.map((file) => file.name);
       replace(
         scope,
+        where,
         h(
           'span',
           null,
@@ -142,6 +157,7 @@ export function createChatPanel(ctx: AppContext, store: KnowledgeStore): HTMLEle
     } else if (files && files.length === 0) {
       replace(
         scope,
+        where,
         h(
           'span',
           null,
@@ -154,6 +170,7 @@ export function createChatPanel(ctx: AppContext, store: KnowledgeStore): HTMLEle
       const processing = (files ?? []).filter(isInProgress).length;
       replace(
         scope,
+        where,
         h(
           'span',
           null,
@@ -181,6 +198,7 @@ export function createChatPanel(ctx: AppContext, store: KnowledgeStore): HTMLEle
     const prompt = textarea.value;
     if (streaming || !prompt.trim()) return;
     const files = store.selectedFiles();
+    const collection = store.collection;
     intro.remove();
     const turn = createTurn(ctx, prompt, files, conversation, announce);
     conversation.append(turn.element);
@@ -198,6 +216,7 @@ export function createChatPanel(ctx: AppContext, store: KnowledgeStore): HTMLEle
           body: {
             prompt,
             file_id: files.length > 0 ? files.map((file) => file.id).join(',') : undefined,
+            collection_id: collection?.id,
           },
         },
         { signal: controller.signal },
@@ -438,6 +457,8 @@ function createTurn(
             {},
             source.file_name,
           );
+          // Files of the shared collection are the usual case: only others name theirs.
+          const { collection_id: id, collection_name: name } = source;
           return h(
             'li',
             { value: index + 1 },
@@ -447,6 +468,9 @@ function createTurn(
               { class: 'source-meta' },
               t((m) => sourceMeta(source, m)),
             ),
+            id &&
+              id !== SHARED_COLLECTION_ID &&
+              h('span', { class: 'badge source-collection' }, collectionName({ id, name })),
           );
         }),
       );

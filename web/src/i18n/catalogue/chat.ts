@@ -15,6 +15,7 @@ export const chat = translations({
     searchingOnly: (count: number) =>
       count === 1 ? 'Searching only: ' : `Searching only these ${formatInteger(count)} files: `,
     searchAll: 'Search all files',
+    inCollection: (name: string) => `In the collection “${name}”:`,
     emptyKnowledgeBase: 'The knowledge base is empty: upload a document first.',
     noneReady: (processing: number) =>
       processing === 0
@@ -82,6 +83,7 @@ export const chat = translations({
     searchingOnly: (count) =>
       count === 1 ? '仅在此文件中查找：' : `仅在这 ${formatInteger(count)} 个文件中查找：`,
     searchAll: '在全部文件中查找',
+    inCollection: (name) => `资料集“${name}”：`,
     emptyKnowledgeBase: '知识库还是空的：请先上传文档。',
     noneReady: (processing) =>
       processing === 0
