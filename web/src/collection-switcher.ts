@@ -8,7 +8,8 @@ import { newCollectionDialog } from './new-collection-dialog';
 
 /**
  * Which collection the files panel (and the chat) works on: a list of the user's collections,
- * the shared one first; and "New collection", which anyone may create. `say` tells screen readers what happened (a collection created).
+ * the shared one first; a way to its members page; and "New collection", which anyone may
+ * create. `say` tells screen readers what happened (a collection created).
  */
 export function createCollectionSwitcher(
   ctx: AppContext,
@@ -23,6 +24,11 @@ export function createCollectionSwitcher(
     'aria-describedby': hintId,
     on: { change: () => collections.choose(select.value) },
   });
+  const members = h(
+    'a',
+    { class: 'button small', hidden: true },
+    t((m) => m.collections.members),
+  );
   const create = h(
     'button',
     { type: 'button', class: 'button small', on: { click: () => void createCollection() } },
@@ -61,6 +67,8 @@ export function createCollectionSwitcher(
           ),
     );
     if (current) select.value = current.id;
+    members.hidden = !current || current.shared;
+    if (current && !current.shared) members.href = `#/collection/${current.id}`;
     replace(
       hint,
       current &&
@@ -90,7 +98,7 @@ export function createCollectionSwitcher(
       ),
       select,
     ),
-    h('div', { class: 'collection-actions' }, create),
+    h('div', { class: 'collection-actions' }, members, create),
     hint,
     problem,
   );

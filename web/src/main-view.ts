@@ -1,5 +1,6 @@
 import type { Api, Failure, User } from './api/services';
 import { createChatPanel } from './chat-panel';
+import { createCollectionPage } from './collection-page';
 import { createCollectionStore } from './collection-store';
 import type { AppContext } from './context';
 import { h, replace } from './dom';
@@ -18,13 +19,21 @@ export interface MainView {
   destroy(): void;
 }
 
-type Route = { page: 'chat' } | { page: 'users' };
+type Route = { page: 'chat' } | { page: 'users' } | { page: 'collection'; id: string };
 
-const routeOf = (hash: string): Route => ({ page: hash === '#/users' ? 'users' : 'chat' });
+function routeOf(hash: string): Route {
+  if (hash === '#/users') return { page: 'users' };
+  const collection = /^#\/collection\/([0-9a-f-]{36})$/i.exec(hash);
+  if (collection) return { page: 'collection', id: collection[1]! };
+  return { page: 'chat' };
+}
 
 const sameRoute = (a: Route | undefined, b: Route) => JSON.stringify(a) === JSON.stringify(b);
 
-/** The logged-in app: header, the chat workspace and the users page, by URL hash. */
+/**
+ * The logged-in app: header, the chat workspace, the users page and a collection's members
+ * page, by URL hash.
+ */
 export function createMainView(
   api: Api,
   me: User,
@@ -155,7 +164,8 @@ export function createMainView(
   function navigate(): void {
     if (element.hidden) return;
     const next = routeOf(location.hash);
-    const changed = !sameRoute(route, next);
+    const from = route;
+    const changed = !sameRoute(from, next);
     route = next;
     chatLink.toggleAttribute('aria-current', next.page === 'chat');
     if (chatLink.hasAttribute('aria-current')) chatLink.setAttribute('aria-current', 'page');
@@ -168,7 +178,14 @@ export function createMainView(
       replace(outlet, page);
       localizeTitle(t((m) => m.app.title(m.users.title)));
       page.querySelector<HTMLElement>('h1')?.focus();
+    } else if (next.page === 'collection') {
+      const page = createCollectionPage(ctx, collections, next.id);
+      replace(outlet, page);
+      localizeTitle(t((m) => m.app.title(m.collections.title)));
+      page.querySelector<HTMLElement>('h1')?.focus();
     } else {
+      // Back from a members page: names, roles and memberships may have changed there.
+      if (changed && from) void collections.refresh();
       if (workspace.parentElement !== outlet) replace(outlet, workspace);
       localizeTitle(t((m) => m.app.title(m.app.chat)));
       // Straight into the question box, except on touch screens (it would open the keyboard).
