@@ -1,5 +1,6 @@
 import type { KnowledgeFile } from './api/services';
-import { mayManageFile } from './collection-access';
+import { collectionName, mayManageFile } from './collection-access';
+import type { CollectionStore } from './collection-store';
 import type { AppContext } from './context';
 import { confirmDialog } from './dialog';
 import { createFileRow, type FileRow } from './file-row';
@@ -7,6 +8,7 @@ import { isInProgress } from './file-status';
 import { t, type Localized } from './i18n/bind';
 import { failureText } from './i18n/failure';
 import type { KnowledgeStore } from './knowledge-store';
+import { moveFileDialog } from './move-file-dialog';
 
 export interface FileList {
   readonly element: HTMLUListElement;
@@ -15,7 +17,7 @@ export interface FileList {
 }
 
 export interface FileListHooks {
-  /** Tells screen readers something that happened (a file deleted, a retry started). */
+  /** Tells screen readers something that happened (a file deleted or moved, a retry started). */
   say(text: Localized): void;
   /** Shows why an action failed (undefined hides it). */
   complain(text: Localized | undefined): void;
@@ -29,6 +31,7 @@ export interface FileListHooks {
 export function createFileList(
   ctx: AppContext,
   store: KnowledgeStore,
+  collections: CollectionStore,
   labelledBy: string,
   hooks: FileListHooks,
 ): FileList {
@@ -56,6 +59,7 @@ export function createFileList(
           select,
           remove: (f, button) => void remove(f, button),
           retry: (f, button) => void retry(f, button),
+          move: (f, button) => void move(f, button),
         });
         rows.set(file.id, row);
       }
@@ -138,6 +142,32 @@ export function createFileList(
       );
     } finally {
       button.removeAttribute('aria-disabled');
+    }
+  }
+
+  async function move(file: KnowledgeFile, button: HTMLButtonElement): Promise<void> {
+    // The collections list may be older than a role given meanwhile: asked for again first.
+    await collections.refresh();
+    const targets = collections.writable().filter((c) => c.id !== file.collection.id);
+    const target = await moveFileDialog(file.name, targets);
+    if (!target) return;
+    hooks.complain(undefined);
+    button.disabled = true;
+    try {
+      await ctx.api.knowledge.PostFileMove(
+        { body: { id: file.id, collection_id: target.id } },
+        { signal: ctx.signal },
+      );
+      store.remove(file.id);
+      const where = collectionName(target);
+      hooks.say(t((m) => m.collections.moved(file.name, where.select(m))));
+      // The file counts of both collections changed.
+      void collections.refresh();
+    } catch (err) {
+      button.disabled = false;
+      const failure = ctx.fail(err);
+      if (failure.status === 401) return;
+      hooks.complain(t((m) => m.collections.notMoved(file.name, failureText(failure, m))));
     }
   }
 

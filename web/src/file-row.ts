@@ -12,6 +12,7 @@ export interface FileRowActions {
   select(file: KnowledgeFile, selected: boolean): void;
   remove(file: KnowledgeFile, button: HTMLButtonElement): void;
   retry(file: KnowledgeFile, button: HTMLButtonElement): void;
+  move(file: KnowledgeFile, button: HTMLButtonElement): void;
 }
 
 export interface FileRow {
@@ -23,7 +24,7 @@ export interface FileRow {
 /**
  * One file of the knowledge base: ready files can be ticked to limit questions to them;
  * files on their way show their progress, failed files why, with Retry. Whoever may manage it
- * (`canManage`: see collection-access.ts) may delete it;
+ * (`canManage`: see collection-access.ts) may delete it or move it to another collection;
  * only ready files can be ticked: only they are searched (the row says so, on hover and to
  * screen readers).
  */
@@ -62,6 +63,18 @@ export function createFileRow(
       },
       t((m) => m.files.retry),
     );
+  const moveButton =
+    canManage &&
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'button small',
+        'aria-label': t((m) => m.collections.moveNamed(file.name)),
+        on: { click: () => actions.move(file, moveButton as HTMLButtonElement) },
+      },
+      t((m) => m.collections.move),
+    );
   const deleteButton =
     canManage &&
     h(
@@ -94,7 +107,7 @@ export function createFileRow(
       status,
       note,
     ),
-    h('div', { class: 'file-actions' }, download, retryButton, deleteButton),
+    h('div', { class: 'file-actions' }, download, retryButton, moveButton, deleteButton),
   );
 
   function update(next: KnowledgeFile, selected: boolean): void {

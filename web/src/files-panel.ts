@@ -73,7 +73,7 @@ export function createFilesPanel(
   const notice = h('p', { class: 'notice error list-notice', role: 'alert', hidden: true });
   const actionNotice = h('p', { class: 'notice error action-notice', role: 'alert', hidden: true });
   const announcer = h('p', { class: 'visually-hidden', role: 'status' });
-  const list = createFileList(ctx, store, titleId, {
+  const list = createFileList(ctx, store, collections, titleId, {
     say: (text) => replace(announcer, text),
     complain: (text) => {
       actionNotice.hidden = !text;
