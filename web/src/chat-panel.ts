@@ -3,6 +3,7 @@ import { isAbort, type AppContext } from './context';
 import { downloadLink } from './download';
 import { h, replace, uid } from './dom';
 import { collectionName, SHARED_COLLECTION_ID } from './collection-access';
+import type { CollectionStore } from './collection-store';
 import { isInProgress } from './file-status';
 import { t, type Localized } from './i18n/bind';
 import { codedText, failureMessage } from './i18n/failure';
@@ -20,7 +21,11 @@ interface Streaming {
  * search the collection the files panel shows (or the files ticked in it), so that what the
  * answer draws on is what the user sees listed.
  */
-export function createChatPanel(ctx: AppContext, store: KnowledgeStore): HTMLElement {
+export function createChatPanel(
+  ctx: AppContext,
+  store: KnowledgeStore,
+  collections: CollectionStore,
+): HTMLElement {
   const titleId = uid('chat-title');
   const promptId = uid('prompt');
   const hintId = uid('prompt-hint');
@@ -222,6 +227,11 @@ export function createChatPanel(ctx: AppContext, store: KnowledgeStore): HTMLEle
         { signal: controller.signal },
       );
       for await (const item of stream) {
+        // The collection was deleted, or the user removed from it, since the page listed it:
+        // listed again, the workspace falls back to the shared collection.
+        if (item.event === 'message' && item.data.code === 'collections_unavailable') {
+          void collections.refresh();
+        }
         if (item.event === 'message') turn.message(item.data);
         else if (item.event === 'sources') turn.sources(item.data);
         else if (item.event === 'refusal') turn.explain(item.data);

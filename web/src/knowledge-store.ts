@@ -93,6 +93,9 @@ export function createKnowledgeStore(
       if (ctx.signal.aborted) return;
       const failure = ctx.fail(err);
       if (failure.status === 401 || collections.current?.id !== collectionId) return;
+      // The collection was deleted, or the user removed from it: listed again, the workspace
+      // falls back to the shared collection (and the error goes with the switch).
+      if (failure.status === 404) void collections.refresh();
       error = failure;
     }
     notify();

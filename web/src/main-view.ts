@@ -100,7 +100,7 @@ export function createMainView(
   const collections = createCollectionStore(ctx);
   const store = createKnowledgeStore(ctx, collections);
   const filesPanel = createFilesPanel(ctx, store, collections);
-  const chatPanel = createChatPanel(ctx, store);
+  const chatPanel = createChatPanel(ctx, store, collections);
   // On a narrow screen one pane shows at a time: a pair of toggle buttons switches them.
   const chatTab = h(
     'button',
