@@ -197,6 +197,9 @@ describe('a collection shared with a viewer', () => {
         body: form,
       });
       expect(refused.status).toBe(403);
+      // B goes back to the chat, the collection still chosen.
+      await b.page.getByRole('link', { name: 'Back to the chat' }).click();
+      await expect.poll(() => b.page.locator('.file', { hasText: fileName }).count()).toBe(1);
 
       // A removes B: B no longer sees the collection or its file.
       await readerRow.getByRole('button', { name: `Remove: ${reader.username}` }).click();
@@ -208,14 +211,22 @@ describe('a collection shared with a viewer', () => {
       expect(await a.page.getByRole('status').textContent()).toBe(
         `${reader.username} was removed.`,
       );
-      await b.page.goto('/');
+      // B's page still shows it: a question is refused, in words the page knows by the code,
+      // and the workspace falls back to the shared collection.
+      await ask(b.page, 'What does the Marrowbank refund rule say?');
+      const refusal = await lastAnswerWhenEnded(b.page);
+      expect(await refusal.getAttribute('data-state')).toBe('refused');
+      expect(await refusal.locator('.answer-notice').textContent()).toContain(
+        'the chosen collection is not available to you',
+      );
+      await expect.poll(() => switcherOptions(b.page)).toEqual(['Shared']);
+      await expect.poll(() => b.page.locator('.file', { hasText: fileName }).count()).toBe(0);
+      // And so after a reload.
       await b.page.reload();
       await expect.poll(() => switcherOptions(b.page)).toEqual(['Shared']);
       expect(await b.page.locator('.file', { hasText: fileName }).count()).toBe(0);
-      // The API lists nothing of it to them either (a collection one cannot read lists empty).
-      const after = await filesIn(reader, collectionId);
-      expect(after.status).toBe(200);
-      expect(after.body.data).toEqual([]);
+      // The API answers them as if it did not exist.
+      expect((await filesIn(reader, collectionId)).status).toBe(404);
       expect(a.errors).toEqual([]);
       expect(b.errors).toEqual([]);
     } finally {
