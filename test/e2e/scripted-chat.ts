@@ -10,7 +10,15 @@ import { stack } from './helpers';
 export interface ScriptedAnswer {
   /** The answer, already cut into the pieces the model streams. */
   tokens: readonly string[];
-  sources?: readonly { file_id: string; file_name: string; page: number; similarity: number }[];
+  /** Without a collection, a source is in the shared one (as the service names it). */
+  sources?: readonly {
+    file_id: string;
+    file_name: string;
+    page: number;
+    similarity: number;
+    collection_id?: string;
+    collection_name?: string;
+  }[];
   /** Pause after every `burst` tokens (ms); 0 sends as fast as the socket takes them. */
   pauseMs?: number;
   burst?: number;
@@ -22,6 +30,9 @@ export interface ScriptedChat {
   answerNext(answer: ScriptedAnswer): void;
   close(): Promise<void>;
 }
+
+/** The built-in shared collection, as sources name it. */
+const SHARED = { collection_id: '00000000-0000-0000-0000-000000000000', collection_name: 'Shared' };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -89,7 +100,8 @@ async function stream(
     if (answer.pauseMs && (i + 1) % burst === 0) await sleep(answer.pauseMs);
   }
   if (closed) return;
-  res.write(`event: sources\ndata: ${JSON.stringify(answer.sources ?? [])}\n\n`);
+  const sources = (answer.sources ?? []).map((source) => ({ ...SHARED, ...source }));
+  res.write(`event: sources\ndata: ${JSON.stringify(sources)}\n\n`);
   // As the service's `done`: the mode used and the answer's language.
   const done = { request_id: requestId, mode: 'retrieval', language: 'en' };
   res.end(`event: done\ndata: ${JSON.stringify(done)}\n\n`);
