@@ -67,13 +67,26 @@ describe.each([
 
         chat.answerNext({
           tokens: tokensOf(ANSWER),
+          // One source in the shared collection, one in a collection of one's own (named).
           sources: [
             { file_id: crypto.randomUUID(), file_name: 'charter.pdf', page: 2, similarity: 0.62 },
+            {
+              file_id: crypto.randomUUID(),
+              file_name: 'plan.pdf',
+              page: 1,
+              similarity: 0.58,
+              collection_id: crypto.randomUUID(),
+              collection_name: 'Library project',
+            },
           ],
         });
         await page.locator('textarea').fill('?');
         await page.locator('textarea').press('Enter');
-        await lastAnswerWhenEnded(page);
+        const answer = await lastAnswerWhenEnded(page);
+        expect(await answer.getAttribute('data-state')).toBe('done');
+        expect(await answer.locator('.source-collection').allTextContents()).toEqual([
+          'Library project',
+        ]);
         await expectNoSeriousViolations(page, `${viewport} chat`);
 
         if (viewport === 'phone') {
