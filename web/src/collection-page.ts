@@ -440,6 +440,7 @@ export function createCollectionPage(
           roleId,
           t((m) => m.collections.roleLabel),
           role,
+          'role',
         ),
         h(
           'button',
@@ -574,6 +575,12 @@ export function createCollectionPage(
   return root;
 }
 
-function field(id: string, label: Localized, control: HTMLElement): HTMLElement {
-  return h('div', { class: 'field' }, h('label', { for: id }, label), control);
+/** A labelled control; `kind` is a class for the form's layout (`role`: as wide as needed). */
+function field(id: string, label: Localized, control: HTMLElement, kind?: string): HTMLElement {
+  return h(
+    'div',
+    { class: kind ? `field ${kind}` : 'field' },
+    h('label', { for: id }, label),
+    control,
+  );
 }
