@@ -40,7 +40,7 @@ export const DEFAULT_ERROR_TEXTS: ErrorTexts = {
   zh: {
     no_relevant_knowledge: '非常抱歉，未能检索到相关信息，无法回答',
     files_unavailable: '非常抱歉，所选文件不可用（已删除或尚未处理完成），无法回答',
-    collections_unavailable: '非常抱歉，所选知识库对您不可用（已删除或您不是其成员），无法回答',
+    collections_unavailable: '非常抱歉，所选资料集不可用（已删除或你不是其成员），无法回答',
     knowledge_unavailable: '非常抱歉，知识库暂时不可用',
     model_failed: '非常抱歉，回答未能完成，请重试',
   },
