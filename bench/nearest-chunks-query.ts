@@ -13,7 +13,7 @@ export type NearestChunksQuery = (
 /** Builds the list statement on any Postgres drizzle database (e.g. `drizzle.mock()`). */
 export type ListFiles = (
   db: unknown,
-  ids: string[] | undefined,
+  filter: { ids?: string[]; collectionIds?: string[] },
 ) => { toSQL(): { sql: string; params: unknown[] } };
 
 export type SearchMode = 'hybrid' | 'vector' | 'keyword';
