@@ -1,6 +1,6 @@
 // Timed runs of the query route's statement (workers/knowledge/src/store/search.ts searchQuery)
 // as the app role under row-level security or as the owner with an explicit collection filter,
-// recall@10 against exact search, and the shape of EXPLAIN (ANALYZE, BUFFERS).
+// and how close their top 10 come to exact search (recall@10) or to another run (agreement).
 import { performance } from 'node:perf_hooks';
 import type { PGlite } from '@electric-sql/pglite';
 import { PgDialect } from 'drizzle-orm/pg-core';
@@ -12,6 +12,8 @@ import { asApp, asOwner, type BenchUser } from './setup.ts';
 export const TOP = 10;
 const EPS = 1e-6;
 const WARMUP = 3;
+
+export type Tx = Pick<PGlite, 'query' | 'exec'>;
 
 export type Role = 'app' | 'owner';
 
@@ -27,8 +29,6 @@ export interface Scope {
   /** The collections the user reads: the owner's explicit filter. */
   collections: string[];
 }
-
-type Tx = Pick<PGlite, 'query' | 'exec'>;
 
 const dialect = new PgDialect();
 
@@ -55,11 +55,31 @@ export interface RunOptions {
   settings?: string[];
   /** Also pass the collections as the route's explicit filter when running as the app. */
   explicitFilter?: boolean;
-  /** A change to the statement's text (an experiment on its shape). */
-  rewrite?: (text: string) => string;
 }
 
-export async function runOnce(
+/**
+ * Runs `work` with the statement built for these options, in the role's transaction: the app
+ * role passes no collections unless asked (row-level security alone decides), the owner always
+ * passes the user's collections (the route's explicit filter, without policies: the floor).
+ */
+export function inRole<T>(
+  pg: PGlite,
+  searchQuery: SearchQuery,
+  scope: Scope,
+  q: Question,
+  mode: SearchMode,
+  options: RunOptions,
+  work: (tx: Tx, text: string, values: unknown[]) => Promise<T>,
+): Promise<T> {
+  const filter = options.role === 'owner' || options.explicitFilter ? scope.collections : undefined;
+  const { text, values } = statement(searchQuery, q, mode, filter);
+  const run = (tx: Tx) => work(tx, text, values);
+  return options.role === 'app'
+    ? asApp(pg, scope.user, run, options.settings)
+    : asOwner(pg, scope.user, run, options.settings);
+}
+
+export function runOnce(
   pg: PGlite,
   searchQuery: SearchQuery,
   scope: Scope,
@@ -67,18 +87,11 @@ export async function runOnce(
   mode: SearchMode,
   options: RunOptions,
 ): Promise<{ ms: number; ids: number[] }> {
-  const filter = options.role === 'owner' || options.explicitFilter ? scope.collections : undefined;
-  const built = statement(searchQuery, q, mode, filter);
-  const values = built.values;
-  const text = options.rewrite ? options.rewrite(built.text) : built.text;
-  const work = async (tx: Tx) => {
+  return inRole(pg, searchQuery, scope, q, mode, options, async (tx, text, values) => {
     const t0 = performance.now();
     const { rows } = await tx.query<{ id: string | number }>(text, values);
     return { ms: performance.now() - t0, ids: rows.map((r) => Number(r.id)) };
-  };
-  return options.role === 'app'
-    ? asApp(pg, scope.user, work, options.settings)
-    : asOwner(pg, work, options.settings);
+  });
 }
 
 export async function timedRuns(
@@ -161,106 +174,4 @@ export function overlap(got: number[][], reference: number[][]): number {
     for (const id of ids.slice(0, TOP)) if (want.has(id)) same++;
   });
   return round4(total ? same / total : 1);
-}
-
-export interface PlanShape {
-  /** The vector list read the HNSW index. */
-  hnsw: boolean;
-  /** Rows the HNSW index scan handed up that a filter (policy, ready, explicit) removed. */
-  hnsw_removed_by_filter: number | null;
-  /** How the keyword list found its chunks: the GIN index (bitmap) or a scan of every chunk. */
-  keyword: 'gin bitmap' | 'seq scan' | 'none' | 'other';
-  /** Seq scans of chunks in the plan (per loop counted once) and their loops in total. */
-  chunk_seq_scans: number;
-  chunk_seq_scan_loops: number;
-  /**
-   * How the statement's last join (`join chunks on chunks.id = fused.id`) finds its 10 rows: by
-   * the primary key, or by reading every chunk the caller can see into a hash (what happens
-   * under RLS: the join key is a COALESCE, which is not leakproof, so it cannot become an index
-   * condition below the policy's filter).
-   */
-  final_join: 'pk index' | 'hash over visible chunks' | 'other';
-  /** The btree on collection_id (an option) was used. */
-  collection_btree: boolean;
-  shared_hit: number | null;
-  shared_read: number | null;
-  execution_ms: number | null;
-  summary: string;
-}
-
-export async function explainAnalyze(
-  pg: PGlite,
-  searchQuery: SearchQuery,
-  scope: Scope,
-  q: Question,
-  mode: SearchMode,
-  options: RunOptions,
-): Promise<{ shape: PlanShape; plan: string }> {
-  const filter = options.role === 'owner' || options.explicitFilter ? scope.collections : undefined;
-  const built = statement(searchQuery, q, mode, filter);
-  const values = built.values;
-  const text = options.rewrite ? options.rewrite(built.text) : built.text;
-  const work = async (tx: Tx) => {
-    const { rows } = await tx.query<{ 'QUERY PLAN': string }>(
-      `EXPLAIN (ANALYZE, BUFFERS) ${text}`,
-      values,
-    );
-    return rows.map((r) => r['QUERY PLAN']).join('\n');
-  };
-  const plan =
-    options.role === 'app'
-      ? await asApp(pg, scope.user, work, options.settings)
-      : await asOwner(pg, work, options.settings);
-  return { shape: planShape(plan, mode), plan };
-}
-
-export function planShape(plan: string, mode: SearchMode): PlanShape {
-  const lines = plan.split('\n');
-  const hnswAt = lines.findIndex((l) => /Index Scan using \S*hnsw\S*/.test(l));
-  let removed: number | null = null;
-  if (hnswAt >= 0) {
-    const indent = lines[hnswAt]!.search(/\S/);
-    for (let i = hnswAt + 1; i < lines.length; i++) {
-      const line = lines[i]!;
-      const at = line.search(/\S/);
-      if (at <= indent || line.trimStart().startsWith('->')) break;
-      const m = /Rows Removed by Filter: (\d+)/.exec(line);
-      if (m) removed = Number(m[1]);
-    }
-  }
-  const seqLines = lines.filter((l) => /Seq Scan on chunks/.test(l));
-  const loops = seqLines.reduce((sum, l) => sum + Number(/loops=(\d+)/.exec(l)?.[1] ?? 1), 0);
-  const gin = lines.some((l) => /Bitmap Index Scan on chunks_search_terms_idx/.test(l));
-  const keyword: PlanShape['keyword'] =
-    mode === 'vector' ? 'none' : gin ? 'gin bitmap' : seqLines.length ? 'seq scan' : 'other';
-  const buffers = /Buffers: shared(?: hit=(\d+))?(?: read=(\d+))?/.exec(plan);
-  const execution = /Execution Time: ([\d.]+) ms/.exec(plan);
-  const collectionBtree = /chunks_collection_id_idx/.test(plan);
-  const finalJoin: PlanShape['final_join'] = /Hash Cond: \(chunks\.id = /.test(plan)
-    ? 'hash over visible chunks'
-    : /Index Scan using chunks_pkey on chunks /.test(plan)
-      ? 'pk index'
-      : 'other';
-  const vectorPart =
-    mode === 'keyword'
-      ? ''
-      : hnswAt >= 0
-        ? `hnsw (${removed ?? 0} removed by filter)`
-        : collectionBtree
-          ? 'collection btree + sort'
-          : 'seq scan + sort';
-  const keywordPart = mode === 'vector' ? '' : `keyword: ${keyword}`;
-  return {
-    hnsw: hnswAt >= 0,
-    hnsw_removed_by_filter: removed,
-    keyword,
-    chunk_seq_scans: seqLines.length,
-    chunk_seq_scan_loops: loops,
-    final_join: finalJoin,
-    collection_btree: collectionBtree,
-    shared_hit: buffers?.[1] ? Number(buffers[1]) : null,
-    shared_read: buffers?.[2] ? Number(buffers[2]) : null,
-    execution_ms: execution ? Number(execution[1]) : null,
-    summary: [vectorPart, keywordPart].filter(Boolean).join('; '),
-  };
 }

@@ -57,8 +57,7 @@ export async function loadLayout(data: LayoutData): Promise<LoadedLayout & { use
   );
   const ginDefinition = gin.rows[0]!.indexdef;
   await pg.exec(`DROP INDEX ${GIN_INDEX}`);
-  await pg.exec(`CREATE ROLE ${LOCAL_APP_LOGIN} LOGIN NOSUPERUSER NOBYPASSRLS`);
-  await pg.exec(`GRANT kbchat_app TO ${LOCAL_APP_LOGIN}`);
+  await createAppLogin(pg);
 
   // Collections made by the owner role (no creator, so no member row from the trigger).
   await pg.query(
@@ -137,6 +136,12 @@ export async function loadLayout(data: LayoutData): Promise<LoadedLayout & { use
   return { pg, users, load_s, hnsw_build_s, gin_build_s };
 }
 
+/** The workers' login (dev/stack/app-role.ts): a member of kbchat_app, under its policies. */
+export async function createAppLogin(pg: PGlite): Promise<void> {
+  await pg.exec(`CREATE ROLE ${LOCAL_APP_LOGIN} LOGIN NOSUPERUSER NOBYPASSRLS`);
+  await pg.exec(`GRANT kbchat_app TO ${LOCAL_APP_LOGIN}`);
+}
+
 /** As the workers run a request for `user`: their login, the session check first. */
 export async function asApp<T>(
   pg: PGlite,
@@ -152,14 +157,20 @@ export async function asApp<T>(
   });
 }
 
-/** As the tables' owner (no row-level security): the floor. */
+/**
+ * As the tables' owner (no row-level security): the floor. The session check still runs: the
+ * keyword list's function (migration 0012) applies the read rule itself and, with no user,
+ * finds nothing; with the user it reads as the owner either way (SECURITY DEFINER).
+ */
 export async function asOwner<T>(
   pg: PGlite,
+  user: BenchUser,
   work: (tx: Pick<PGlite, 'query' | 'exec'>) => Promise<T>,
   settings: string[] = [],
 ): Promise<T> {
   return pg.transaction(async (tx) => {
     for (const s of settings) await tx.exec(`SET LOCAL ${s}`);
+    await tx.query('select * from kbchat_session($1::uuid, $2::int, false)', [user.id, user.epoch]);
     return work(tx);
   });
 }
