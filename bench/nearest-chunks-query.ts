@@ -13,7 +13,7 @@ export type NearestChunksQuery = (
 /** Builds the list statement on any Postgres drizzle database (e.g. `drizzle.mock()`). */
 export type ListFiles = (
   db: unknown,
-  ids: string[] | undefined,
+  filter: { ids?: string[]; collectionIds?: string[] },
 ) => { toSQL(): { sql: string; params: unknown[] } };
 
 export type SearchMode = 'hybrid' | 'vector' | 'keyword';
@@ -23,6 +23,8 @@ export type SearchQuery = (options: {
   mode: SearchMode;
   top: number;
   fileIds?: string[];
+  /** Only these collections: the route's explicit filter (the policies apply besides). */
+  collectionIds?: string[];
   vector: number[];
   terms: string[];
 }) => SQL;
@@ -35,6 +37,12 @@ interface KnowledgeStore {
   queryTerms: (text: string) => string[];
   /** A chunk's search terms as tsvector text, as ingest writes them. */
   tsvectorText: (text: string) => string;
+  /** One term as a quoted lexeme (the tsquery text searchQuery writes for it). */
+  quoteLexeme: (term: string) => string;
+  /** store/search.ts: terms in more of the chunks than this share are left out… */
+  COMMON_TERM_SHARE: number;
+  /** …unless the knowledge base has fewer chunks than this. */
+  COMMON_TERM_MIN_ROWS: number;
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

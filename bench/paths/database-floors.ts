@@ -40,9 +40,9 @@ export async function workerStatements(): Promise<WorkerStatements> {
     nearest: (vector, top) => nearestChunksQuery(vector, { top }),
     search: (vector, question, top, mode) =>
       searchQuery({ mode, top, vector, terms: queryTerms(question) }),
-    listOn: (db, fileIds) => listFiles(db, fileIds) as unknown as BatchItem<'pg'>,
+    listOn: (db, fileIds) => listFiles(db, { ids: fileIds }) as unknown as BatchItem<'pg'>,
     renderList(fileIds) {
-      const { sql: text, params } = listFiles(mock, fileIds).toSQL();
+      const { sql: text, params } = listFiles(mock, { ids: fileIds }).toSQL();
       return { text, values: params };
     },
     // As shared/db/request-db.ts writes it (not exported there).
