@@ -14,7 +14,9 @@
 -- more than p_common_share of N (such a term is left out: its idf is near nothing and joining
 -- every chunk that has it costs more than the rest together). N is the planner's estimate of
 -- all chunks: a number of rows, not their content. A term among the planner's most common
--- elements of the whole table above that share is left out without counting.
+-- elements of the whole table above that share is left out without counting; when the caller
+-- reads every collection, a common term's df is taken from those statistics (as before
+-- collections: counting it was most of a hybrid query's time).
 CREATE FUNCTION kbchat_keyword_candidates(
   p_queries tsquery[],
   p_terms text[],
@@ -47,12 +49,21 @@ AS $$
     WHERE s.schemaname = 'public' AND s.tablename = 'chunks' AND s.attname = 'search_terms'
       AND e.elem IS NOT NULL
   ),
+  -- The caller reads every collection (the spec's one shared knowledge base, or a SUPER_ADMIN):
+  -- the whole table's statistics are then theirs, and say nothing they may not know.
+  everything AS MATERIALIZED (
+    SELECT (SELECT count(*) FROM collections) <= cardinality(r.ids) AS readable FROM readable r
+  ),
   term_stats AS MATERIALIZED (
     SELECT t.query, n.total,
       CASE
         WHEN n.total > p_min_rows
           AND coalesce((SELECT c.freq FROM common c WHERE c.elem = t.term LIMIT 1), 0) > p_common_share
           THEN NULL
+        -- A common term's frequency from the statistics instead of counting its many rows.
+        WHEN (SELECT e.readable FROM everything e)
+          AND EXISTS (SELECT 1 FROM common c WHERE c.elem = t.term)
+          THEN (SELECT c.freq FROM common c WHERE c.elem = t.term LIMIT 1) * n.total
         ELSE (
           SELECT count(*)::float8 FROM (
             SELECT 1 FROM chunks ch, readable r
