@@ -239,17 +239,7 @@ function prepareAll(
       explainRefusal(results, deps.settings.minSimilarity, requestId),
     );
   }
-  const sources = kept.map(
-    ({ file_id, file_name, collection_id, collection_name, page, section, similarity }) => ({
-      file_id,
-      file_name,
-      collection_id,
-      collection_name,
-      page,
-      section,
-      similarity,
-    }),
-  );
+  const sources = kept.map(sourceOf);
   return {
     mode: 'retrieval',
     prompt: buildPrompt(question, kept, language),
@@ -322,16 +312,19 @@ export function explainRefusal(
     request_id: requestId,
     best_similarity: nearest[0]?.similarity ?? null,
     threshold,
-    candidates: nearest.map(
-      ({ file_id, file_name, collection_id, collection_name, page, section, similarity }) => ({
-        file_id,
-        file_name,
-        collection_id,
-        collection_name,
-        page,
-        section,
-        similarity,
-      }),
-    ),
+    candidates: nearest.map(sourceOf),
   };
+}
+
+/** What a source (or a refusal's candidate) tells of a retrieved chunk: where it is, not its text. */
+function sourceOf({
+  file_id,
+  file_name,
+  collection_id,
+  collection_name,
+  page,
+  section,
+  similarity,
+}: QueryResult) {
+  return { file_id, file_name, collection_id, collection_name, page, section, similarity };
 }
