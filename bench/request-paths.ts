@@ -18,7 +18,7 @@ import pg from 'pg';
 import { launchDev } from '../dev/stack/launch-dev.ts';
 import { LOCAL_ADMIN } from '../dev/stack/seed.ts';
 import { makeQuestions } from './corpus.ts';
-import { devDatabaseSettings } from './eval/exact-search.ts';
+import { devDatabaseSettings, workerDatabaseSettings } from './eval/exact-search.ts';
 import { measureChat, type ChatOverhead } from './paths/chat-overhead.ts';
 import {
   claimOf,
@@ -86,6 +86,8 @@ export async function runRequestPaths(options: RequestPathsOptions): Promise<Req
   options.onCleanup(async () => void (await dev.stop()));
   const startup_s = round((performance.now() - t0) / 1000);
   const settings = await devDatabaseSettings(dataDir);
+  // The workers' own login: their statements sent as they send them go through the policies.
+  const workerSettings = await workerDatabaseSettings(dataDir);
   const proxyAddress = settings.proxy;
   if (!proxyAddress) throw new Error('the stack runs without the local proxy: nothing counts');
   const modelBase = dev.modelControlUrl.replace(/\/_control$/, '');
@@ -127,7 +129,7 @@ export async function runRequestPaths(options: RequestPathsOptions): Promise<Req
     service,
     admin,
     db,
-    settings,
+    workerSettings,
     proxyAddress,
     modelBase,
     statements,

@@ -14,8 +14,17 @@ import type { Neighbour } from './hnsw-recall.ts';
  * The database as its owner (past row-level security): DATABASE_URL and DATABASE_PROXY from
  * the owner.env that `npm run dev` wrote beside the workers' dev.env.
  */
-export async function devDatabaseSettings(dataDir: string): Promise<DatabaseSettings> {
-  const text = await readFile(path.join(dataDir, 'owner.env'), 'utf8');
+export function devDatabaseSettings(dataDir: string): Promise<DatabaseSettings> {
+  return settingsFrom(path.join(dataDir, 'owner.env'));
+}
+
+/** The database as the workers reach it (their login, under row-level security): dev.env. */
+export function workerDatabaseSettings(dataDir: string): Promise<DatabaseSettings> {
+  return settingsFrom(path.join(dataDir, 'dev.env'));
+}
+
+async function settingsFrom(file: string): Promise<DatabaseSettings> {
+  const text = await readFile(file, 'utf8');
   const env = new Map(
     text
       .split('\n')
@@ -23,7 +32,7 @@ export async function devDatabaseSettings(dataDir: string): Promise<DatabaseSett
       .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
   );
   const url = env.get('KNOWLEDGE_DATABASE_URL') || env.get('DATABASE_URL');
-  if (!url) throw new Error(`no DATABASE_URL in ${path.join(dataDir, 'owner.env')}`);
+  if (!url) throw new Error(`no DATABASE_URL in ${file}`);
   return { url, proxy: env.get('DATABASE_PROXY') || undefined };
 }
 
