@@ -25,6 +25,7 @@ import {
   setProgress,
   storeLayouts,
   storePages,
+  storedPageCount,
   type Progress,
 } from '../store/ingest';
 import { getOriginal } from '../store/originals';
@@ -194,6 +195,13 @@ export function composePdfText(ctx: StepContext, fileId: string) {
   return guarded(ctx, fileId, async (kdb) => {
     await loadFile(ctx, kdb, fileId);
     const rows = await kdb.run(layoutsOf(kdb.db, fileId));
+    if (rows.length === 0) {
+      // Run again after its batch committed (a restart before the workflow recorded the step):
+      // the batch stored the pages and cleared the layouts, so its outcome is in the pages.
+      // Without this, the missing layouts read as a PDF without text and the file failed.
+      const [stored] = await kdb.run(storedPageCount(kdb.db, fileId));
+      if (stored && stored.pages > 0) return { pages: stored.pages };
+    }
     const texts = pageTexts(rows.map((row) => row.layout as PageLayout));
     if (!hasExtractableText(texts)) throw new PdfTextError('no_text');
     await runAll(kdb, [

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { PageLayout } from '../ingest/pdf-text';
 import { tsvectorText } from '../ingest/search-terms';
 import { chunks, filePages, files, pageLayouts, type FileStatus } from '../db/schema';
@@ -83,6 +83,9 @@ export const pagesOf = (db: Queries, fileId: string) =>
     .from(filePages)
     .where(eq(filePages.fileId, fileId))
     .orderBy(asc(filePages.page));
+
+export const storedPageCount = (db: Queries, fileId: string) =>
+  db.select({ pages: count() }).from(filePages).where(eq(filePages.fileId, fileId));
 
 export interface NewChunk {
   index: number;
