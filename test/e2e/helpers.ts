@@ -65,7 +65,11 @@ export interface KnowledgeFileRow {
   pages: number;
   chunks: number;
   uploader: { id: string; username: string };
+  collection: { id: string; name: string };
 }
+
+/** The built-in collection every user reads: the one the page shows first. */
+export const SHARED_COLLECTION_ID = '00000000-0000-0000-0000-000000000000';
 
 export async function listFiles(token: string): Promise<KnowledgeFileRow[]> {
   const res = await callApi<{ data: KnowledgeFileRow[] }>('/moduleknowledge/list', { token });

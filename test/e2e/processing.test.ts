@@ -17,6 +17,7 @@ import {
   embeddingsSlow,
   lastAnswerWhenEnded,
   listFiles,
+  SHARED_COLLECTION_ID,
   modelControl,
   stack,
   unique,
@@ -119,7 +120,11 @@ describe('a file on its way to the index', () => {
     // on a busy machine.
     await embeddingsSlow(1_200);
     const name = `register-${tag}.pdf`;
-    const ready = (await listFiles(await adminToken())).filter((f) => f.status === 'ready');
+    // The page searches the collection it shows (the shared one); a super admin's list has every
+    // collection's files, other test files' included.
+    const ready = (await listFiles(await adminToken())).filter(
+      (f) => f.status === 'ready' && f.collection.id === SHARED_COLLECTION_ID,
+    );
     await recordUpload(name);
     await chooseFiles(page, CHOOSE, [longPdf(name, 4)]);
 
