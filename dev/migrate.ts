@@ -1,5 +1,5 @@
 // npm run db:migrate: the deploy step for a database. Applies migrations/ to DATABASE_URL (and
-// to AUTH_DATABASE_URL / KNOWLEDGE_DATABASE_URL when a module has its own database), then runs
+// to AUTH_DATABASE_URL / KNOWLEDGE_DATABASE_URL / CHAT_DATABASE_URL when a module has its own database), then runs
 // the modules' set-up steps: auth's first super admin from ADMIN_USERNAME / ADMIN_PASSWORD
 // (both required; created once, never overwritten); and, with APP_DATABASE_ROLE, makes that
 // role (made beforehand, e.g. in Neon's console) a member of the application role kbchat_app,
@@ -14,13 +14,20 @@ import { runSeeds } from './stack/seed.ts';
 
 const shared = process.env.DATABASE_URL;
 const authUrl = process.env.AUTH_DATABASE_URL || shared;
-const urls = [...new Set([shared, authUrl, process.env.KNOWLEDGE_DATABASE_URL].filter(Boolean))];
+const urls = [
+  ...new Set(
+    [shared, authUrl, process.env.KNOWLEDGE_DATABASE_URL, process.env.CHAT_DATABASE_URL].filter(
+      Boolean,
+    ),
+  ),
+];
 const admin = {
   username: process.env.ADMIN_USERNAME ?? '',
   password: process.env.ADMIN_PASSWORD ?? '',
 };
 
-if (urls.length === 0) fail('set DATABASE_URL (and AUTH_/KNOWLEDGE_DATABASE_URL if separate).');
+if (urls.length === 0)
+  fail('set DATABASE_URL (and AUTH_/KNOWLEDGE_/CHAT_DATABASE_URL if separate).');
 if (!admin.username || !admin.password) {
   fail('set ADMIN_USERNAME and ADMIN_PASSWORD: the first super admin is created with them.');
 }

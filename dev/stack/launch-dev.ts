@@ -113,6 +113,7 @@ function devEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.Pro
     'DATABASE_URL',
     'AUTH_DATABASE_URL',
     'KNOWLEDGE_DATABASE_URL',
+    'CHAT_DATABASE_URL',
     'MODEL_BASE_URL',
     'MODEL_API_KEY',
     'OPENAI_API_KEY',

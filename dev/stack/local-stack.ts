@@ -90,9 +90,10 @@ export async function startLocalStack(options: {
   }
   const workerEnv: Record<string, string> = {
     DATABASE_URL: workerDatabaseUrl,
-    // Locally both modules share one database; separate DSNs are for deployments.
+    // Locally the modules share one database; separate DSNs are for deployments.
     AUTH_DATABASE_URL: workerDatabaseUrl,
     KNOWLEDGE_DATABASE_URL: workerDatabaseUrl,
+    CHAT_DATABASE_URL: workerDatabaseUrl,
     DATABASE_PROXY: database.proxy,
     // Under wrangler dev any client can send CF-Connecting-IP: it is not the client's address.
     TRUST_CF_CONNECTING_IP: 'false',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { databaseConfig } from '../../../shared/config/database-config';
 import { boolean, defineConfig, number, positiveInt } from '../../../shared/config/load-config';
 import { modelConfig } from '../../../shared/config/model-config';
 import { tokenVerificationConfig } from '../../../shared/config/token-config';
@@ -14,6 +15,8 @@ const answerConfig = z
     CHAT_FILES_TOP: positiveInt(30),
     CHAT_MESSAGES: errorTextsConfig,
     CHAT_NEUTRALISE_MARKUP: boolean(true),
+    CHAT_HISTORY_TOKENS: positiveInt(2000),
+    CHAT_HISTORY_TURNS: positiveInt(20),
   })
   .refine((env) => env.CHAT_MIN_SIMILARITY >= -1 && env.CHAT_MIN_SIMILARITY <= 1, {
     path: ['CHAT_MIN_SIMILARITY'],
@@ -37,10 +40,12 @@ const answerConfig = z
     filesTop: env.CHAT_FILES_TOP,
     errorTexts: env.CHAT_MESSAGES,
     neutraliseMarkup: env.CHAT_NEUTRALISE_MARKUP,
+    history: { tokens: env.CHAT_HISTORY_TOKENS, turns: env.CHAT_HISTORY_TURNS },
   }));
 
 /** The chat module's one config loader. */
 export const chatConfig = defineConfig({
+  database: databaseConfig('CHAT_DATABASE_URL'),
   model: modelConfig,
   verification: tokenVerificationConfig,
   answer: answerConfig,

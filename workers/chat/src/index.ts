@@ -1,9 +1,9 @@
-import { tokenOf } from '../../../shared/auth/authorize';
-import { authorizeViaAuth } from '../../../shared/auth/authorize-via-auth';
+import { createAuthorize, tokenOf } from '../../../shared/auth/authorize';
 import type { Principal } from '../../../shared/auth/roles';
 import { settleSession } from '../../../shared/auth/session';
 import { chatService } from '../../../shared/contracts/chat';
 import { knowledgeService } from '../../../shared/contracts/knowledge';
+import { checkSession } from '../../../shared/db/request-db';
 import { AppError } from '../../../shared/errors/app-error';
 import { createModelClient } from '../../../shared/model/client';
 import { createModuleApp, moduleName } from '../../../shared/module/module-app';
@@ -62,13 +62,20 @@ const impl: ServiceImpl<typeof chatService, ChatEnv, Principal> = {
   },
 };
 
+// The session check rides along with the call's first statement (a chat stores its turn); a
+// call that runs none settles it with the check alone.
+const authorize = createAuthorize<ChatEnv>({
+  verification: (env) => chatConfig(env).verification,
+  checkSession: (access, claim) => checkSession(chatConfig(access.env).database, claim),
+});
+
 // A chat body is a prompt (CHAT_MAX_PROMPT_CHARS, at most 4 bytes each, 6 when escaped) and
 // file ids (4,000 characters): anything bigger is refused unread.
 const MAX_BODY_BYTES = 64 * 1024;
 
 const app = createModuleApp<{ Bindings: ChatEnv }>(CHAT_MODULE);
 mountService(app, chatService, impl, {
-  authorize: authorizeViaAuth<ChatEnv>((env) => chatConfig(env).verification),
+  authorize,
   settle: settleSession,
   bodyLimit: () => ({ bytes: MAX_BODY_BYTES }),
   // A stream that breaks in an unforeseen way still ends with the spec's error message.

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  index,
   integer,
   pgTable,
   primaryKey,
@@ -59,4 +60,26 @@ export const loginAddresses = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.address] })],
 );
 
+/**
+ * API keys for scripts and integrations: each acts as its user (same role) until revoked.
+ * The key is shown once; only its SHA-256 is kept (it is 256 random bits: a slow hash would add
+ * nothing but time to every request), with its first characters to recognise it by.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    hash: text('hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('api_keys_hash_key').on(t.hash), index('api_keys_user_idx').on(t.userId)],
+);
+
 export type User = typeof users.$inferSelect;
+export type ApiKey = typeof apiKeys.$inferSelect;
