@@ -43,6 +43,10 @@
  *   Pinned vectors (POST /_control/embeddings) are used verbatim (padded/truncated, not
  *   normalised); through base64 they travel as float32, as with OpenAI.
  *
+ * Follow-up rewriting — ./offline-model/condense.ts: a request with a <conversation> block
+ * and a `Follow-up question:` line is answered with the follow-up plus the key terms of the
+ * conversation's last `User:` question that it lacks.
+ *
  * Chat — ./offline-model/answer.ts: the question is the paragraph after the last
  * `Question:`/`问题：` line (else the last paragraph of the last user message); the context
  * items are the `[n] …` (else `n. …`) items before it (inside a <context> tag, after a
@@ -87,6 +91,7 @@ import {
   streamPieces,
   type ChatMessageLike,
 } from './offline-model/answer.ts';
+import { condensedQuestion } from './offline-model/condense.ts';
 import { embedText } from './offline-model/lexical.ts';
 
 export { CONSTANT_WEIGHT, cosine, embedText, tokenize } from './offline-model/lexical.ts';
@@ -393,7 +398,9 @@ function planChat(body: unknown): ChatPlan {
     optionalInt(body, 'max_completion_tokens', 1, 1_000_000) ??
     optionalInt(body, 'max_tokens', 1, 1_000_000);
   const streamOptions = isObject(body.stream_options) ? body.stream_options : {};
-  const full = extractiveAnswer(messages as ChatMessageLike[]);
+  const full =
+    condensedQuestion(messages as ChatMessageLike[]) ??
+    extractiveAnswer(messages as ChatMessageLike[]);
   let content = full;
   let finishReason: ChatPlan['finishReason'] = 'stop';
   if (maxTokens !== undefined && estimateTokens(full) > maxTokens) {

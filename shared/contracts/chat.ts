@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineService, enumOf, method } from '../service';
-import { CollectionIds, FileIds, ModuleHealth } from './common';
+import { CollectionIds, DatabaseHealth, FileIds, ModuleHealth } from './common';
 
 /** One SSE message, with the field names the original's clients read. */
 export const ChatMessage = z.object({
@@ -13,6 +13,12 @@ export const ChatMessage = z.object({
    * question's language.
    */
   code: z.string().optional(),
+});
+
+const Usage = z.object({
+  prompt_tokens: z.number().int(),
+  completion_tokens: z.number().int(),
+  total_tokens: z.number().int(),
 });
 
 export const ChatSource = z.object({
@@ -55,14 +61,76 @@ export const ChatDone = z.object({
   /** The language the answer was asked in: the question's (`zh` when it has Chinese characters). */
   language: enumOf(['zh', 'en']),
   /** As the model reports it, when it does. */
-  usage: z
-    .object({
-      prompt_tokens: z.number().int(),
-      completion_tokens: z.number().int(),
-      total_tokens: z.number().int(),
-    })
-    .optional(),
+  usage: Usage.optional(),
 });
+
+/** Told at the start of every chat stream (`event: conversation`), before any answer text. */
+export const ChatConversation = z.object({
+  request_id: z.string(),
+  conversation_id: z.uuid(),
+  /** The turn this answer is stored as: what feedback names. */
+  message_id: z.uuid(),
+  /** True when this chat started the conversation. */
+  created: z.boolean(),
+  title: z.string(),
+});
+
+// Printable text: no control characters (line breaks and tabs aside) and no lone surrogates.
+const Text = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^(?:[^\p{Cc}\p{Cs}]|[\t\n\r])*$/u, 'must not contain control characters');
+
+export const ConversationTitle = Text(200).refine(
+  (text) => text.trim().length > 0,
+  'must not be empty',
+);
+
+export const Conversation = z.object({
+  id: z.uuid(),
+  title: z.string(),
+  /** The scope of the conversation's latest turn: chosen files, or chosen collections. */
+  file_id: z.array(z.uuid()).nullable(),
+  collection_id: z.array(z.uuid()).nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const FeedbackRating = z.enum(['helpful', 'unhelpful']);
+
+export const Feedback = z.object({
+  rating: FeedbackRating,
+  comment: z.string().nullable(),
+  at: z.string(),
+});
+
+/**
+ * One turn: the question, how it was searched (`retrieval_question`, rewritten from the
+ * conversation for a follow-up), and the answer as it was streamed. `status` is `complete`,
+ * `incomplete` (the client went away: what was answered by then), `refused` or `failed` (with
+ * the stream's error `code`; `answer` is the message the user was shown).
+ */
+export const ConversationMessage = z.object({
+  id: z.uuid(),
+  question: z.string(),
+  retrieval_question: z.string(),
+  answer: z.string(),
+  status: enumOf(['complete', 'incomplete', 'refused', 'failed']),
+  code: z.string().nullable(),
+  sources: z.array(ChatSource),
+  mode: ChatMode.nullable(),
+  language: enumOf(['zh', 'en']),
+  usage: Usage.nullable(),
+  feedback: Feedback.nullable(),
+  created_at: z.string(),
+});
+
+const Page = { page: z.number().int(), size: z.number().int(), total: z.number().int() };
+const paging = {
+  page: z.number().int().min(1).default(1),
+  size: z.number().int().min(1).max(100).default(20),
+};
 
 /** The chat module: answers from the knowledge base, streamed over SSE. */
 export const chatService = defineService({
@@ -71,10 +139,12 @@ export const chatService = defineService({
   doc: 'Takes a prompt, retrieves context from knowledge, asks a language model, streams the answer.',
   methods: {
     GetHealth: method({
-      doc: `Proves the path chat depends on: RPC to knowledge (and its database) and the model.
+      doc: `Proves the path chat depends on: its database, RPC to knowledge (and its database) and the model.
 @role(guest)`,
       output: z.object({
         module: z.string(),
+        /** Chat's own database (conversations). */
+        database: DatabaseHealth,
         knowledge: ModuleHealth,
         model: z.object({ ok: z.literal(true), latency_ms: z.number(), dimensions: z.number() }),
       }),
@@ -100,6 +170,14 @@ Sources then list the pages the answer cites (all pages given when it cites none
 
 Every collection the user can read is searched unless \`collection_id\` (ids joined by commas,
 or a list) names some; sources name each file's collection.
+
+Every chat is a turn of a conversation, stored for its user: the stream starts with
+\`event: conversation\` (its id, the turn's \`message_id\`, whether it was \`created\`).
+\`conversation_id\` continues one of the user's conversations (another's answers 404): the
+question is first rewritten from the conversation into a standalone one for retrieval, the
+recent turns go into the prompt (within CHAT_HISTORY_TOKENS), and without \`file_id\` or
+\`collection_id\` the conversation's scope is kept. A stream the client leaves is stored
+with what was answered by then, marked \`incomplete\`.
 @handler(streamResponse)`,
       params: {
         body: z.object({
@@ -126,10 +204,58 @@ or a list) names some; sources name each file's collection.
                 .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))]),
             ])
             .optional(),
+          conversation_id: z.uuid().optional(),
         }),
       },
       stream: ChatMessage,
-      events: { sources: z.array(ChatSource), done: ChatDone, refusal: ChatRefusal },
+      events: {
+        conversation: ChatConversation,
+        sources: z.array(ChatSource),
+        done: ChatDone,
+        refusal: ChatRefusal,
+      },
+    }),
+    GetConversations: method({
+      doc: 'The caller’s conversations, most recently continued first, a page at a time.',
+      params: paging,
+      output: z.object({ items: z.array(Conversation), ...Page }),
+    }),
+    GetConversation: method({
+      doc: 'One of the caller’s conversations with its turns, oldest first (another’s: 404).',
+      params: { id: z.uuid() },
+      output: Conversation.extend({ messages: z.array(ConversationMessage) }),
+    }),
+    PutConversation: method({
+      doc: 'Renames one of the caller’s conversations.',
+      params: { body: z.object({ id: z.uuid(), title: ConversationTitle }) },
+      output: Conversation,
+    }),
+    DeleteConversation: method({
+      doc: 'Deletes one of the caller’s conversations with its turns.',
+      params: { id: z.uuid() },
+    }),
+    PutMessageFeedback: method({
+      doc: `Marks an answer of the caller’s helpful or unhelpful, with an optional comment;
+\`rating: null\` takes the mark back. An unhelpful answer (question, answer, sources, comment)
+becomes readable to SUPER_ADMINs, who review them (GetUnhelpfulAnswers).`,
+      params: {
+        body: z.object({
+          message_id: z.uuid(),
+          rating: FeedbackRating.nullable(),
+          comment: Text(2000).optional(),
+        }),
+      },
+      output: z.object({ message_id: z.uuid(), feedback: Feedback.nullable() }),
+    }),
+    GetUnhelpfulAnswers: method({
+      doc: 'Answers users marked unhelpful, newest mark first, with their question. @role(SUPER_ADMIN)',
+      params: paging,
+      output: z.object({
+        items: z.array(
+          ConversationMessage.extend({ conversation_id: z.uuid(), username: z.string() }),
+        ),
+        ...Page,
+      }),
     }),
   },
 });

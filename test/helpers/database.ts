@@ -100,3 +100,13 @@ export async function asAppRole<T>(
     await close();
   }
 }
+
+/** The database's own message for a statement that fails (drizzle wraps it), or 'no error'. */
+export async function databaseError(work: Promise<unknown>): Promise<string> {
+  try {
+    await work;
+  } catch (err) {
+    return String((err as { cause?: unknown }).cause ?? err);
+  }
+  return 'no error';
+}

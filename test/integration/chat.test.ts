@@ -54,11 +54,16 @@ function chat(body: unknown, init: RequestInit = {}) {
   );
 }
 
+/**
+ * The stream's events after the first, which is always `conversation` (the turn's conversation,
+ * conversations.test.ts): these tests are about what follows it, as the original's clients read.
+ */
 async function events(res: Response): Promise<Event[]> {
   const out: Event[] = [];
   for await (const { event, data } of readSse(res.body!))
     out.push({ event, data: JSON.parse(data) });
-  return out;
+  expect(out[0]?.event).toBe('conversation');
+  return out.slice(1);
 }
 
 async function upload(pages: string[], name: string): Promise<string> {
@@ -396,6 +401,7 @@ describe('streaming', () => {
       { signal: abort.signal },
     );
     const reader = readSse(res.body!);
+    await reader.next(); // the conversation
     await reader.next(); // the prompt echo
     await reader.next(); // the first answer chunk: the model is streaming now
     abort.abort();

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeTextPdf } from '../../dev/fixtures/pdf-builder';
 import { call, createUser, tokenFor, type TestUser } from '../helpers/auth';
-import { asAppRole, queryRows } from '../helpers/database';
+import { asAppRole, databaseError, queryRows } from '../helpers/database';
 
 // Collections: user A's own knowledge base, and user B, who is not a member, through every
 // route and RPC; then B as viewer, editor and removed; then the database itself, asked
@@ -32,15 +32,6 @@ const secretPdf = () =>
   ]);
 
 /** The database's own message of a failed statement (drizzle wraps it as the cause). */
-async function databaseError(work: Promise<unknown>): Promise<string> {
-  try {
-    await work;
-  } catch (err) {
-    return String((err as { cause?: unknown }).cause ?? err);
-  }
-  return 'no error';
-}
-
 async function json<T>(res: Response, status = 200): Promise<T> {
   expect(res.status, await res.clone().text()).toBe(status);
   return (await res.json<{ data: T }>()).data;

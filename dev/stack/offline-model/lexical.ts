@@ -18,7 +18,7 @@ const TOKEN_RE = new RegExp(
 );
 
 /** A small English stop-word list (function words, question words, filler verbs). */
-const ENGLISH_STOP = new Set(
+export const ENGLISH_STOP = new Set(
   (
     'a about above after again against all also am an and any are as at be because been before ' +
     'being below between both but by can could did do does doing dont down during each either ' +
@@ -32,7 +32,7 @@ const ENGLISH_STOP = new Set(
 );
 
 /** CJK function characters, question words and connectives that carry no topic. */
-const CJK_STOP = new Set(
+export const CJK_STOP = new Set(
   (
     '的 了 是 在 和 与 及 或 也 都 而 吗 呢 吧 啊 之 其 这 那 个 把 被 对 于 为 以 等 着 过 ' +
     '什么 怎么 怎样 如何 哪些 哪个 请问 是否 可以 我们 你们 他们 这个 那个 这些 那些 以及 或者 ' +
@@ -43,7 +43,7 @@ const CJK_STOP = new Set(
 );
 
 /** Function characters that never start or end a bigram. */
-const CJK_BREAK = new Set(Array.from('的了吗呢吧啊么是在和与及或也都而并把被着之其'));
+export const CJK_BREAK = new Set(Array.from('的了吗呢吧啊么是在和与及或也都而并把被着之其'));
 
 export interface Token {
   /** Normalised token text (lowercase; CJK unigram or bigram; stemmed Latin word). */

@@ -14,6 +14,7 @@ import { citedPages } from './citations';
 import { markupNeutraliser, neutraliseEcho } from './markup';
 import { languageOf, type ErrorCode, type Language } from './language';
 import { buildFilesPrompt, buildPrompt, pageMarker, systemMessage } from './prompt';
+import { refusalCodes, type TurnOutcome } from './turn';
 
 /** The spec's fixed figures: results asked of knowledge, tokens and temperature. */
 export const TOP_RESULTS = 10;
@@ -33,7 +34,17 @@ export type Retrieval =
   { scope: 'all'; results: Promise<QueryResult[]> } | { scope: 'files'; context: Promise<Context> };
 
 export interface AnswerRequest {
+  /** The user's question as asked: it sets the answer's language. */
   prompt: string;
+  /**
+   * What the prompt asks the model: the question rewritten to stand alone when it follows up
+   * on a conversation (condense.ts); the question itself otherwise.
+   */
+  question?: string;
+  /** The conversation's recent turns, oldest first, within the history budget (history.ts). */
+  history?: OpenAI.ChatCompletionMessageParam[];
+  /** Filled in as the answer goes, for the turn to be stored however the stream ends. */
+  outcome?: TurnOutcome;
   /** The retrieval, already under way: it runs while the stream opens (see startRetrieval). */
   retrieval: Retrieval;
   requestId: string;
@@ -106,12 +117,18 @@ class Refusal {
  */
 export async function* answer(request: AnswerRequest, deps: AnswerDeps) {
   const language = languageOf(request.prompt);
-  const error = (code: ErrorCode): Message => ({
-    content: deps.settings.errorTexts[language][code],
-    request_id: request.requestId,
-    type: 'error',
-    code,
-  });
+  const outcome = request.outcome;
+  if (outcome) outcome.language = language;
+  const error = (code: ErrorCode): Message => {
+    const content = deps.settings.errorTexts[language][code];
+    if (outcome) {
+      outcome.status = refusalCodes.has(code) ? 'refused' : 'failed';
+      outcome.code = code;
+      outcome.answer = content;
+      outcome.sources = [];
+    }
+    return { content, request_id: request.requestId, type: 'error', code };
+  };
   try {
     yield* answerIn(language, request, deps, error);
   } catch (err) {
@@ -128,7 +145,8 @@ async function* answerIn(
   deps: AnswerDeps,
   error: (code: ErrorCode) => Message,
 ) {
-  const { log, requestId } = request;
+  const { log, requestId, outcome } = request;
+  const question = request.question ?? request.prompt;
   const content = (text: string): Message => ({
     content: text,
     request_id: requestId,
@@ -139,8 +157,8 @@ async function* answerIn(
   try {
     prepared =
       request.retrieval.scope === 'all'
-        ? prepareAll(request, await request.retrieval.results, language, deps)
-        : prepareFiles(request.prompt, await request.retrieval.context, language, log);
+        ? prepareAll(request, question, await request.retrieval.results, language, deps)
+        : prepareFiles(question, await request.retrieval.context, language, log);
   } catch (err) {
     // A collection the user cannot read (knowledge answers 404): said as such, not as an outage.
     if (err instanceof AppError && err.status === 404) {
@@ -164,6 +182,7 @@ async function* answerIn(
     yield content(safe ? neutraliseEcho(prepared.prompt) : prepared.prompt);
   }
   const stream = markupNeutraliser();
+  if (outcome) outcome.mode = prepared.mode;
 
   let usage: OpenAI.CompletionUsage | undefined;
   let answerText = '';
@@ -173,6 +192,7 @@ async function* answerIn(
         model: deps.chatModel,
         messages: [
           { role: 'system', content: systemMessage(language) },
+          ...(request.history ?? []),
           { role: 'user', content: prepared.prompt },
         ],
         max_tokens: MAX_TOKENS,
@@ -186,10 +206,16 @@ async function* answerIn(
       const delta = chunk.choices[0]?.delta?.content;
       if (delta) {
         answerText += delta;
+        if (outcome) outcome.answer = answerText;
         const text = safe ? stream.push(delta) : delta;
         if (text) yield content(text);
       }
       if (chunk.usage) usage = chunk.usage;
+    }
+    // An aborted model stream may simply end: the answer is then cut off, not complete.
+    if (request.signal.aborted) {
+      log.info('client went away: model request aborted');
+      return;
     }
     const rest = stream.flush();
     if (rest) yield content(rest);
@@ -203,26 +229,30 @@ async function* answerIn(
     return;
   }
 
-  yield sseEvent('sources', prepared.sources(answerText));
+  const sources = prepared.sources(answerText);
+  const told = usage && {
+    prompt_tokens: usage.prompt_tokens,
+    completion_tokens: usage.completion_tokens,
+    total_tokens: usage.total_tokens,
+  };
+  if (outcome) {
+    outcome.sources = sources;
+    outcome.usage = told;
+    outcome.status = 'complete';
+  }
+  yield sseEvent('sources', sources);
   yield sseEvent('done', {
     request_id: requestId,
     mode: prepared.mode,
     language,
-    ...(usage
-      ? {
-          usage: {
-            prompt_tokens: usage.prompt_tokens,
-            completion_tokens: usage.completion_tokens,
-            total_tokens: usage.total_tokens,
-          },
-        }
-      : {}),
+    ...(told ? { usage: told } : {}),
   });
 }
 
 /** The spec's path: the kept results (similarity ≥ threshold), or the refusal. */
 function prepareAll(
-  { prompt: question, log, requestId }: AnswerRequest,
+  { log, requestId }: AnswerRequest,
+  question: string,
   results: QueryResult[],
   language: Language,
   deps: AnswerDeps,

@@ -1,14 +1,15 @@
-import { createAuthorize, tokenOf } from '../../../shared/auth/authorize';
+import { createAuthorize } from '../../../shared/auth/authorize';
 import type { Principal } from '../../../shared/auth/roles';
 import { settleSession } from '../../../shared/auth/session';
 import { chatService } from '../../../shared/contracts/chat';
 import { knowledgeService } from '../../../shared/contracts/knowledge';
+import { checkDatabase } from '../../../shared/db/health';
 import { checkSession } from '../../../shared/db/request-db';
-import { AppError } from '../../../shared/errors/app-error';
 import { createModelClient } from '../../../shared/model/client';
 import { createModuleApp, moduleName } from '../../../shared/module/module-app';
 import { mountService, rpcClient, type ServiceImpl } from '../../../shared/service';
-import { answer, startRetrieval } from './answer';
+import { chat } from './handlers/chat';
+import * as conversations from './handlers/conversations';
 import { chatConfig } from './config';
 import { checkEmbeddings } from './health';
 import { DEFAULT_ERROR_TEXTS } from './language';
@@ -18,48 +19,26 @@ const impl: ServiceImpl<typeof chatService, ChatEnv, Principal> = {
   GetHealth: async (_, ctx) => {
     const config = chatConfig(ctx.env);
     const knowledge = rpcClient(knowledgeService, ctx.env.KNOWLEDGE, { requestId: ctx.requestId });
-    const [knowledgeHealth, model] = await Promise.all([
+    const [database, knowledgeHealth, model] = await Promise.all([
+      checkDatabase(config.database),
       knowledge.GetHealth(),
       checkEmbeddings(createModelClient(config.model, 10_000), config.model),
     ]);
-    return { module: moduleName(ctx.env, CHAT_MODULE), knowledge: knowledgeHealth, model };
+    return {
+      module: moduleName(ctx.env, CHAT_MODULE),
+      database,
+      knowledge: knowledgeHealth,
+      model,
+    };
   },
 
-  Chat: async ({ body }, ctx) => {
-    const config = chatConfig(ctx.env);
-    if ([...body.prompt].length > config.answer.maxPromptChars) {
-      throw new AppError(
-        413,
-        'prompt_too_long',
-        `The prompt is longer than ${config.answer.maxPromptChars} characters.`,
-      );
-    }
-    const requestId = ctx.requestId ?? crypto.randomUUID();
-    // Knowledge applies the same token rules to the caller's own token.
-    const token = ctx.http
-      ? await tokenOf({ caller: { transport: 'http', context: ctx.http } })
-      : '';
-    const knowledge = rpcClient(knowledgeService, ctx.env.KNOWLEDGE, {
-      identity: { token },
-      requestId,
-    });
-    // Retrieval starts now, while the token's session is settled and the stream opens.
-    const retrieval = startRetrieval(
-      knowledge,
-      body.prompt,
-      body.file_id,
-      body.collection_id,
-      config.answer,
-    );
-    return answer(
-      { prompt: body.prompt, retrieval, requestId, signal: ctx.signal, log: ctx.log },
-      {
-        model: createModelClient(config.model, config.answer.modelTimeoutMs),
-        chatModel: config.model.chatModel,
-        settings: config.answer,
-      },
-    );
-  },
+  Chat: chat,
+  GetConversations: conversations.listConversations,
+  GetConversation: conversations.getConversation,
+  PutConversation: conversations.renameConversation,
+  DeleteConversation: conversations.deleteConversation,
+  PutMessageFeedback: conversations.putFeedback,
+  GetUnhelpfulAnswers: conversations.listUnhelpful,
 };
 
 // The session check rides along with the call's first statement (a chat stores its turn); a

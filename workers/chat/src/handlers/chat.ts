@@ -1,0 +1,179 @@
+import { tokenOf } from '../../../../shared/auth/authorize';
+import type { Principal } from '../../../../shared/auth/roles';
+import type { chatService } from '../../../../shared/contracts/chat';
+import { knowledgeService } from '../../../../shared/contracts/knowledge';
+import { AppError } from '../../../../shared/errors/app-error';
+import { createModelClient } from '../../../../shared/model/client';
+import { rpcClient, sseEvent, type ServiceImpl } from '../../../../shared/service';
+import { answer, startRetrieval } from '../answer';
+import { standaloneQuestion } from '../condense';
+import { chatConfig } from '../config';
+import { chatDb, type ChatCall } from '../context';
+import { historyMessages, recentTurns, type PastTurn } from '../history';
+import { languageOf } from '../language';
+import * as store from '../store/conversations';
+import { startOutcome, type TurnOutcome } from '../turn';
+
+type Impl = ServiceImpl<typeof chatService, ChatEnv, Principal>;
+type ChatBody = Parameters<Impl['Chat']>[0]['body'];
+
+/** A new conversation is titled by its first question, cut to this many characters. */
+export const TITLE_CHARS = 60;
+
+/**
+ * The spec's chat, as a turn of a conversation. A new conversation costs nothing before the
+ * answer: its id is made here and it is written with its first turn, once the stream ends. A
+ * follow-up first reads the conversation's recent turns (one statement, which also checks the
+ * session), has the question rewritten to stand alone for retrieval, and gives the model the
+ * turns that fit the history budget. However the stream ends (answered, refused, failed, or
+ * left by the client) the turn is stored as it was then, after the response (waitUntil).
+ */
+export const chat: Impl['Chat'] = async ({ body }, ctx) => {
+  const config = chatConfig(ctx.env);
+  if ([...body.prompt].length > config.answer.maxPromptChars) {
+    throw new AppError(
+      413,
+      'prompt_too_long',
+      `The prompt is longer than ${config.answer.maxPromptChars} characters.`,
+    );
+  }
+  const requestId = ctx.requestId ?? crypto.randomUUID();
+  const model = createModelClient(config.model, config.answer.modelTimeoutMs);
+  const database = chatDb(ctx);
+  const asked = bodyScope(body);
+
+  let conversation: { id: string; title: string; created: boolean };
+  let scope: store.TurnScope;
+  let turns: (PastTurn & { retrievalQuestion: string })[] = [];
+  if (body.conversation_id) {
+    const [[found], recent] = await database.batch([
+      store.conversationById(database.db, body.conversation_id),
+      store.recentMessagesOf(database.db, body.conversation_id, config.answer.history.turns),
+    ]);
+    if (!found) throw new AppError(404, 'conversation_not_found', 'No such conversation.');
+    conversation = { id: found.id, title: found.title, created: false };
+    scope = asked ?? { fileIds: found.fileIds, collectionIds: found.collectionIds };
+    turns = recent.reverse().map((turn) => ({
+      question: turn.question,
+      retrievalQuestion: turn.retrievalQuestion,
+      answer: turn.answer,
+      answered: turn.status === 'complete' || turn.status === 'incomplete',
+    }));
+  } else {
+    conversation = { id: crypto.randomUUID(), title: titleOf(body.prompt), created: true };
+    scope = asked ?? { fileIds: null, collectionIds: null };
+  }
+
+  const retrievalQuestion = await standaloneQuestion(
+    {
+      question: body.prompt,
+      // The earlier turns as they were searched: a follow-up of a follow-up keeps its topic.
+      turns: turns.map((turn) => ({ ...turn, question: turn.retrievalQuestion })),
+      signal: ctx.signal,
+      log: ctx.log,
+    },
+    { model, chatModel: config.model.chatModel, timeoutMs: config.answer.modelTimeoutMs },
+  );
+  // Knowledge applies the same token rules to the caller's own token.
+  const token = ctx.http ? await tokenOf({ caller: { transport: 'http', context: ctx.http } }) : '';
+  const knowledge = rpcClient(knowledgeService, ctx.env.KNOWLEDGE, {
+    identity: { token },
+    requestId,
+  });
+  // Retrieval starts now, while the token's session is settled and the stream opens.
+  const retrieval = startRetrieval(
+    knowledge,
+    retrievalQuestion,
+    scope.fileIds ?? undefined,
+    scope.collectionIds ?? undefined,
+    config.answer,
+  );
+  const history = historyMessages(recentTurns(turns, config.answer.history));
+  const turn = {
+    id: crypto.randomUUID(),
+    createdAt: new Date(),
+    question: body.prompt,
+    retrievalQuestion,
+    outcome: startOutcome(languageOf(body.prompt)),
+  };
+
+  async function* stream() {
+    try {
+      yield sseEvent('conversation', {
+        request_id: requestId,
+        conversation_id: conversation.id,
+        message_id: turn.id,
+        created: conversation.created,
+        title: conversation.title,
+      });
+      yield* answer(
+        {
+          prompt: body.prompt,
+          question: retrievalQuestion,
+          history,
+          outcome: turn.outcome,
+          retrieval,
+          requestId,
+          signal: ctx.signal,
+          log: ctx.log,
+        },
+        { model, chatModel: config.model.chatModel, settings: config.answer },
+      );
+    } finally {
+      ctx.waitUntil(saveTurn(ctx, conversation, scope, turn));
+    }
+  }
+  return stream();
+};
+
+/** The scope the body names, or undefined when it names none (a follow-up keeps its own). */
+function bodyScope(body: ChatBody): store.TurnScope | undefined {
+  if (!body.file_id && !body.collection_id) return undefined;
+  return { fileIds: body.file_id ?? null, collectionIds: body.collection_id ?? null };
+}
+
+export function titleOf(question: string): string {
+  const line = question.replace(/\s+/g, ' ').trim();
+  const chars = [...line];
+  return chars.length <= TITLE_CHARS ? line : `${chars.slice(0, TITLE_CHARS - 1).join('')}…`;
+}
+
+/** Writes the turn (and a new conversation with it) in one transaction. */
+async function saveTurn(
+  ctx: ChatCall,
+  conversation: { id: string; title: string; created: boolean },
+  scope: store.TurnScope,
+  turn: {
+    id: string;
+    createdAt: Date;
+    question: string;
+    retrievalQuestion: string;
+    outcome: TurnOutcome;
+  },
+): Promise<void> {
+  const { batch, db } = chatDb(ctx);
+  const message = store.insertTurn(db, { ...turn, conversationId: conversation.id });
+  try {
+    if (conversation.created) {
+      await batch([
+        store.insertConversation(db, {
+          id: conversation.id,
+          title: conversation.title,
+          createdAt: turn.createdAt,
+          ...scope,
+        }),
+        message,
+      ]);
+    } else {
+      await batch([message, store.touchConversation(db, conversation.id, scope)]);
+    }
+  } catch (err) {
+    // The answer was given; only its record is lost (the database, or a conversation deleted
+    // while it streamed). Said in the log, never to the client, who has gone or been answered.
+    ctx.log.error('chat turn not stored', {
+      conversation_id: conversation.id,
+      status: turn.outcome.status,
+      error: String(err),
+    });
+  }
+}
