@@ -46,15 +46,25 @@ export interface ChatRun {
   totalMs: number;
   /** How the stream ended: done, error (type error message), or broken. */
   ending: 'done' | 'error' | 'broken';
+  /** The conversation the turn was stored in (the stream's first event). */
+  conversationId: string | undefined;
 }
 
 /** Sends one chat and reads the SSE body to its end, timing the first byte and first answer chunk. */
-export async function chat(base: string, token: string, prompt: string): Promise<ChatRun> {
+export async function chat(
+  base: string,
+  token: string,
+  prompt: string,
+  options: { conversationId?: string } = {},
+): Promise<ChatRun> {
   const started = performance.now();
   const res = await fetch(`${base}/modulechat/chat`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-    body: JSON.stringify({ prompt }),
+    body: JSON.stringify({
+      prompt,
+      ...(options.conversationId ? { conversation_id: options.conversationId } : {}),
+    }),
   });
   if (res.status !== 200 || !res.body) {
     await res.arrayBuffer().catch(() => undefined);
@@ -65,6 +75,7 @@ export async function chat(base: string, token: string, prompt: string): Promise
       firstAnswerMs: undefined,
       totalMs: ms,
       ending: 'broken',
+      conversationId: undefined,
     };
   }
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -72,6 +83,7 @@ export async function chat(base: string, token: string, prompt: string): Promise
   let firstAnswerMs: number | undefined;
   let contentMessages = 0;
   let ending: ChatRun['ending'] = 'broken';
+  let conversationId: string | undefined;
   let buffer = '';
   try {
     for (;;) {
@@ -84,7 +96,12 @@ export async function chat(base: string, token: string, prompt: string): Promise
         const event = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         if (event.startsWith('event: done')) ending = 'done';
-        else if (event.startsWith('data: ')) {
+        else if (event.startsWith('event: conversation\ndata: ')) {
+          const told = JSON.parse(event.slice(event.indexOf('data: ') + 6)) as {
+            conversation_id: string;
+          };
+          conversationId = told.conversation_id;
+        } else if (event.startsWith('data: ')) {
           const message = JSON.parse(event.slice(6)) as { type: string };
           if (message.type === 'error') ending = 'error';
           else if (++contentMessages === 2) firstAnswerMs = performance.now() - started;
@@ -94,5 +111,12 @@ export async function chat(base: string, token: string, prompt: string): Promise
   } catch {
     ending = 'broken';
   }
-  return { status: 200, firstByteMs, firstAnswerMs, totalMs: performance.now() - started, ending };
+  return {
+    status: 200,
+    firstByteMs,
+    firstAnswerMs,
+    totalMs: performance.now() - started,
+    ending,
+    conversationId,
+  };
 }
