@@ -30,6 +30,22 @@ export const Login = z.object({
   expire: z.string(),
 });
 
+/** An API key as listed: never the key itself, which is shown once, when it is created. */
+export const ApiKey = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  /** The key's first characters, to recognise it by (`kbc_…`). */
+  prefix: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+});
+
+const ApiKeyName = z
+  .string()
+  .max(100)
+  .regex(PRINTABLE, NOT_PRINTABLE)
+  .refine((name) => name.trim().length > 0, 'must not be empty');
+
 const Jwk = z.looseObject({ kty: z.string(), kid: z.string() });
 
 /** The auth module: users, login tokens, roles (spec sections 1, 4.1, 5). */
@@ -123,6 +139,34 @@ active super admin stays. @role(SUPER_ADMIN)`,
     DeleteUser: method({
       doc: 'Deletes a user. The last active super admin stays. @role(SUPER_ADMIN)',
       params: { user_id: z.uuid() },
+    }),
+    PostApiKey: method({
+      doc: `Creates an API key for the current user: it acts as them (same role) on every module,
+sent as \`Authorization: Bearer kbc_…\`, until it is revoked or the user is disabled or
+deleted. The answer is the only time the key is shown; only its hash is kept.`,
+      params: { body: z.object({ name: ApiKeyName }) },
+      output: ApiKey.extend({ key: z.string() }),
+    }),
+    GetApiKeys: method({
+      doc: 'The current user’s API keys, newest first.',
+      output: z.object({ items: z.array(ApiKey) }),
+    }),
+    DeleteApiKey: method({
+      doc: 'Revokes an API key of the current user’s (a SUPER_ADMIN: anyone’s); the next request made with it is refused.',
+      params: { id: z.uuid() },
+    }),
+    ListAllApiKeys: method({
+      doc: 'Every user’s API keys, newest first, a page at a time. @role(SUPER_ADMIN)',
+      params: {
+        page: z.number().int().min(1).default(1),
+        size: z.number().int().min(1).max(100).default(20),
+      },
+      output: z.object({
+        items: z.array(ApiKey.extend({ user_id: z.uuid(), username: z.string() })),
+        total: z.number().int(),
+        page: z.number().int(),
+        size: z.number().int(),
+      }),
     }),
     GetJwks: method({
       doc: 'The public keys that verify tokens (a JWKS). @path(/.well-known/jwks.json) @role(guest)',

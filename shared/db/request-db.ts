@@ -160,4 +160,28 @@ export async function checkSession(settings: DatabaseSettings, claim: SessionCla
   }
 }
 
+/** The user of an API key as kbchat_key_session finds them, with their session epoch. */
+export interface KeySessionUser extends SessionUser {
+  session_epoch: number;
+}
+
+/**
+ * An API key's session, found by the key's hash: its user as they are now, or 401 for a key
+ * that is unknown or revoked, or whose user is disabled or deleted (the same KBS01 as an
+ * ended session). One statement; the call's own batches then check the epoch it answers.
+ */
+export async function keySession(
+  settings: DatabaseSettings,
+  hash: string,
+): Promise<KeySessionUser> {
+  try {
+    const { rows } = await httpDatabase(settings, {}).execute<
+      KeySessionUser & Record<string, unknown>
+    >(sql`select * from kbchat_key_session(${hash})`);
+    return rows[0]!;
+  } catch (err) {
+    throw sessionEnded(err) ? unauthorised('api key refused') : err;
+  }
+}
+
 const sessionEnded = (err: unknown) => sqlStateOf(err) === SESSION_ENDED;

@@ -135,6 +135,24 @@ describe('secrets in fields with innocent names', () => {
   });
 });
 
+describe('API keys', () => {
+  // Shaped like newApiKey()'s keys (shared/auth/api-key.ts), but not a real one.
+  const KEY = 'kbc_Zm9vYmFyLW5vdC1hLXJlYWwta2V5LWF0LWFsbC0xMjM0';
+
+  it('are redacted in the message, in any field (`key` above all) and nested', () => {
+    createLogger({ module: 'm' }).info(`created ${KEY} for alice`, {
+      key: KEY,
+      answer: { data: { key: KEY, prefix: 'kbc_Zm9vYmFy' } },
+      url: `/moduleknowledge/list?t=${KEY}`,
+    });
+    expect(lines[0]).not.toContain(KEY.slice(4));
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      msg: 'created [redacted] for alice',
+      key: '[redacted]',
+    });
+  });
+});
+
 describe('gaps', () => {
   // RFC 7235: the scheme is case-insensitive, and the service accepts `bearer` (authorize.ts).
   it('a lower- or upper-case bearer scheme with an opaque token is redacted too', () => {

@@ -55,9 +55,11 @@ function redactValue(value: unknown, depth: number): unknown {
   return out;
 }
 
-// Values that are secrets whatever their key: stored password hashes and bearer tokens.
-// The scheme is case-insensitive (RFC 7235), as the service itself reads it.
-const SECRET_TEXT = /pbkdf2-sha256\$[^\s"',]+|\bBearer\s+[\w.~+/-]+=*|eyJ[\w-]+\.[\w-]+\.[\w-]+/gi;
+// Values that are secrets whatever their key: stored password hashes, bearer tokens and API
+// keys (`kbc_…`, also in a field named `key`). The scheme is case-insensitive (RFC 7235), as
+// the service itself reads it.
+const SECRET_TEXT =
+  /pbkdf2-sha256\$[^\s"',]+|\bBearer\s+[\w.~+/-]+=*|eyJ[\w-]+\.[\w-]+\.[\w-]+|\bkbc_[\w-]+/gi;
 
 export function redactText(text: string): string {
   return text.replace(SECRET_TEXT, '[redacted]');

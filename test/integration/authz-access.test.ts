@@ -198,11 +198,12 @@ describe('a USER and the @role(SUPER_ADMIN) routes', () => {
     service.routes.filter((route) => route.roles?.includes('SUPER_ADMIN')),
   );
 
-  it('the declarations list the user-management routes as SUPER_ADMIN only', () => {
+  it('the declarations list the user-management routes (and everyone’s API keys) as SUPER_ADMIN only', () => {
     expect(adminRoutes.map((r) => r.name).sort()).toEqual(
       [
         'CreateUser',
         'DeleteUser',
+        'ListAllApiKeys',
         'ListUsers',
         'PostUserLogoutAll',
         'PutUserPassword',
@@ -251,6 +252,7 @@ describe('a USER and the @role(SUPER_ADMIN) routes', () => {
         json: { user_id: otherAdmin.id },
       },
       DeleteUser: { path: `/moduleauth/user?user_id=${victim.id}`, method: 'DELETE' },
+      ListAllApiKeys: { path: '/moduleauth/all_api_keys?page=1&size=100', method: 'GET' },
     };
     for (const route of adminRoutes) {
       const request = requests[route.name];

@@ -1,5 +1,5 @@
 import { createAuthorize } from '../../../shared/auth/authorize';
-import { checkSession } from '../../../shared/db/request-db';
+import { checkSession, keySession } from '../../../shared/db/request-db';
 import { authConfig } from './config';
 
 /**
@@ -10,4 +10,5 @@ import { authConfig } from './config';
 export const authorize = createAuthorize<AuthEnv>({
   verification: (env) => authConfig(env).verification,
   checkSession: (access, claim) => checkSession(authConfig(access.env).database, claim),
+  resolveKey: (access, hash) => keySession(authConfig(access.env).database, hash),
 });

@@ -6,6 +6,7 @@ import { createModuleApp, moduleName } from '../../../shared/module/module-app';
 import { mountService, rpcEntrypoint, type ServiceImpl } from '../../../shared/service';
 import { authorize } from './authorize';
 import { authConfig } from './config';
+import * as apiKeys from './handlers/api-keys';
 import { changePassword, logoutAll, me, signup } from './handlers/account';
 import { login } from './handlers/login';
 import * as admin from './handlers/users-admin';
@@ -32,6 +33,10 @@ const impl: ServiceImpl<typeof authService, AuthEnv, Principal> = {
   PutUserPassword: admin.resetPassword,
   PostUserLogoutAll: admin.logoutUser,
   DeleteUser: admin.remove,
+  PostApiKey: apiKeys.create,
+  GetApiKeys: apiKeys.listOwn,
+  DeleteApiKey: apiKeys.remove,
+  ListAllApiKeys: apiKeys.listAll,
   GetJwks: async (_, ctx) => publicJwks(authConfig(ctx.env).verification.publicKeys),
 };
 

@@ -2,6 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { Hono } from 'hono';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { apiKeyHash, newApiKey } from '../../../shared/auth/api-key';
 import { onError } from '../../../shared/errors/on-error';
 import { createLogger } from '../../../shared/log/logger';
 import { requestContext } from '../../../shared/log/request-context';
@@ -143,6 +144,28 @@ describe('the error path', () => {
     expect(lines.join('\n')).toContain('"status":503');
     expect(lines.flatMap(leaks)).toEqual([]);
     expect(lines.join('\n')).not.toMatch(/pbkdf2/i);
+  });
+
+  it('an API key whose lookup fails at the database logs neither the key nor its hash', async () => {
+    // The lookup (kbchat_key_session) carries the key's hash as its parameter.
+    const key = newApiKey();
+    const env = {
+      DATABASE_URL: 'postgres://kb:kb@127.0.0.1:9/kb',
+      DATABASE_PROXY: '127.0.0.1:9',
+      LOG_LEVEL: 'debug',
+    };
+    const ctx = createExecutionContext();
+    const res = await app.fetch(
+      new Request('http://kb.test/moduleauth/me', { headers: { Authorization: `Bearer ${key}` } }),
+      env,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(503);
+    const logged = lines.join('\n');
+    expect(logged).toContain('"status":503');
+    expect(logged).not.toContain(key.slice(4));
+    expect(logged).not.toContain(await apiKeyHash(key));
   });
 
   it('the hash format the checks look for is the one hashPassword writes', async () => {

@@ -4,7 +4,7 @@ import { settleSession } from '../../../shared/auth/session';
 import { chatService } from '../../../shared/contracts/chat';
 import { knowledgeService } from '../../../shared/contracts/knowledge';
 import { checkDatabase } from '../../../shared/db/health';
-import { checkSession } from '../../../shared/db/request-db';
+import { checkSession, keySession } from '../../../shared/db/request-db';
 import { createModelClient } from '../../../shared/model/client';
 import { createModuleApp, moduleName } from '../../../shared/module/module-app';
 import { mountService, rpcClient, type ServiceImpl } from '../../../shared/service';
@@ -46,6 +46,7 @@ const impl: ServiceImpl<typeof chatService, ChatEnv, Principal> = {
 const authorize = createAuthorize<ChatEnv>({
   verification: (env) => chatConfig(env).verification,
   checkSession: (access, claim) => checkSession(chatConfig(access.env).database, claim),
+  resolveKey: (access, hash) => keySession(chatConfig(access.env).database, hash),
 });
 
 // A chat body is a prompt (CHAT_MAX_PROMPT_CHARS, at most 4 bytes each, 6 when escaped) and

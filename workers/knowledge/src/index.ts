@@ -1,6 +1,6 @@
 import { createAuthorize } from '../../../shared/auth/authorize';
 import { settleSession } from '../../../shared/auth/session';
-import { checkSession } from '../../../shared/db/request-db';
+import { checkSession, keySession } from '../../../shared/db/request-db';
 import { knowledgeService } from '../../../shared/contracts/knowledge';
 import { createLogger } from '../../../shared/log/logger';
 import { createModuleApp, moduleName } from '../../../shared/module/module-app';
@@ -16,6 +16,7 @@ import { knowledgeBodyLimit } from './body-limit';
 const authorize = createAuthorize<KnowledgeEnv>({
   verification: (env) => knowledgeConfig(env).verification,
   checkSession: (access, claim) => checkSession(knowledgeConfig(access.env).database, claim),
+  resolveKey: (access, hash) => keySession(knowledgeConfig(access.env).database, hash),
 });
 
 const app = createModuleApp<{ Bindings: KnowledgeEnv }>(KNOWLEDGE_MODULE);
