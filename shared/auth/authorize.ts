@@ -113,7 +113,7 @@ async function keyPrincipal<Bindings>(
   const claim: SessionClaim = { userId: found.id, epoch: found.session_epoch, role };
   const session = new SessionGate(claim, () => options.checkSession(access, claim, key));
   session.confirm();
-  return { id: found.id, username: found.username, role, session };
+  return { id: found.id, username: found.username, role, session, credential: 'key' };
 }
 
 /** The bearer token of the request that is being served, to pass on over RPC. */

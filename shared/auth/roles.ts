@@ -16,4 +16,6 @@ export interface Principal {
   role: Role;
   /** Holds the answer until the token's session is known to be current (session.ts). */
   session?: SessionGate;
+  /** How the caller proved who they are: a login token, or an API key (api-key.ts). */
+  credential?: 'token' | 'key';
 }

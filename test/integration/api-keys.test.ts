@@ -21,7 +21,7 @@ import {
   type TestUser,
 } from '../helpers/auth';
 import { queryRows } from '../helpers/database';
-import { deleteFile, sha256Hex, uploadOk, type Uploaded } from '../helpers/hostile';
+import { deleteFile, expectProblem, sha256Hex, uploadOk, type Uploaded } from '../helpers/hostile';
 
 interface ApiKey {
   id: string;
@@ -301,6 +301,13 @@ describe('a key acts as its user', () => {
     expect((await call('/moduleauth/logout_all', { method: 'POST', token })).status).toBe(204);
     expect(await refusal(await call('/moduleauth/me', { token }))).toEqual(UNAUTHORISED);
     expect((await call('/moduleauth/me', { token: key.key })).status).toBe(200);
+  });
+
+  it('cannot create keys: a leaked key must not outlive its revocation through keys it made', async () => {
+    const { user, key } = await userWithKey();
+    const res = await call('/moduleauth/api_key', { token: key.key, json: { name: 'another' } });
+    await expectProblem(res, [403], ['login_required']);
+    expect(await keyRows(user.id)).toHaveLength(1);
   });
 });
 
