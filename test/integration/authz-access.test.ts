@@ -198,12 +198,13 @@ describe('a USER and the @role(SUPER_ADMIN) routes', () => {
     service.routes.filter((route) => route.roles?.includes('SUPER_ADMIN')),
   );
 
-  it('the declarations list the user-management routes (and everyone’s API keys) as SUPER_ADMIN only', () => {
+  it('the declarations list the user-management routes (everyone’s API keys, the unhelpful answers) as SUPER_ADMIN only', () => {
     expect(adminRoutes.map((r) => r.name).sort()).toEqual(
       [
         'CreateUser',
         'DeleteUser',
         'ListAllApiKeys',
+        'GetUnhelpfulAnswers',
         'ListUsers',
         'PostUserLogoutAll',
         'PutUserPassword',
@@ -253,6 +254,7 @@ describe('a USER and the @role(SUPER_ADMIN) routes', () => {
       },
       DeleteUser: { path: `/moduleauth/user?user_id=${victim.id}`, method: 'DELETE' },
       ListAllApiKeys: { path: '/moduleauth/all_api_keys?page=1&size=100', method: 'GET' },
+      GetUnhelpfulAnswers: { path: '/modulechat/unhelpful_answers?page=1&size=100', method: 'GET' },
     };
     for (const route of adminRoutes) {
       const request = requests[route.name];
