@@ -25,10 +25,11 @@ const tag = unique('conv');
 const COLLECTION = `Timetables ${tag}`;
 const ENGLISH = `quillmoor-${tag}.pdf`;
 const CHINESE = `出租车-${tag}.pdf`;
+// One sentence a page: the offline model answers by quoting the passages' best sentences.
 const ENGLISH_PAGES = [
-  'Quillmoor refund rule. Passenger tickets are refunded within 14 days of the request, less a handling fee of 19 euros.',
-  'Quillmoor refund rule for freight. Freight consignments are refunded within 30 days of the claim, with no handling fee.',
-  'Freight yard hours. The freight yard and the freight office open at 6:00 for freight deliveries and freight pickups.',
+  'Quillmoor refund rule: passenger tickets are refunded within 14 days of the request, less a handling fee of 19 euros.',
+  'Quillmoor refund rule for freight: freight consignments are refunded within 30 days of the claim, with no handling fee.',
+  'Freight yard hours: the freight yard and the freight office open at 6:00 for freight deliveries and freight pickups.',
 ];
 const CHINESE_PAGES = [
   '出租车起步价：白天出租车起步价为13元，包含3公里。',
@@ -370,8 +371,8 @@ describe('the Chinese page on a phone', () => {
         .locator('.turn')
         .nth(1)
         .getByRole('group', { name: '这个回答有帮助吗？' });
-      expect(await group.getByRole('button', { name: '有帮助' }).count()).toBe(1);
-      expect(await group.getByRole('button', { name: '没有帮助' }).count()).toBe(1);
+      expect(await group.getByRole('button', { name: '有帮助', exact: true }).count()).toBe(1);
+      expect(await group.getByRole('button', { name: '没有帮助', exact: true }).count()).toBe(1);
       await expectNoViolations(phone.page);
       await screenshot(phone.page, 'phone-zh-conversation');
       expect(
