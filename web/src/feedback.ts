@@ -28,7 +28,6 @@ export function createFeedback(
       'data-rating': 'helpful',
       on: { click: () => void choose('helpful') },
     },
-    h('span', { 'aria-hidden': 'true' }, '👍'),
     t((m) => m.conversations.helpful),
   );
   const unhelpful = h(
@@ -39,7 +38,6 @@ export function createFeedback(
       'data-rating': 'unhelpful',
       on: { click: () => void choose('unhelpful') },
     },
-    h('span', { 'aria-hidden': 'true' }, '👎'),
     t((m) => m.conversations.unhelpful),
   );
   const comment = h('p', { class: 'feedback-comment', hidden: true });
