@@ -14,6 +14,7 @@ import {
   ask,
   deleteFileViaApi,
   lastAnswerWhenEnded,
+  newConversation,
   listFiles,
   logIn,
   paddedPdf,
@@ -220,6 +221,8 @@ describe('a super admin’s session on a desktop screen', () => {
     // The refund rule is in the English file only. Limited to the Chinese one, the model gets
     // that file's whole text (no similarity refusal: the user chose it) and says it does not
     // know; the sources are the Chinese file's pages only.
+    // An unrelated question: asked in a new conversation, not as a follow-up of the last.
+    await newConversation(page);
     await ask(page, 'What does the Marrowbank refund rule say?');
     const answer = await lastAnswerWhenEnded(page);
     expect(await answer.getAttribute('data-state')).toBe('done');
@@ -240,6 +243,8 @@ describe('a super admin’s session on a desktop screen', () => {
   });
 
   it('an unrelated question gets the refusal, shown apart from answers', async () => {
+    // An unrelated question: asked in a new conversation, not as a follow-up of the last.
+    await newConversation(page);
     await ask(page, 'zebra quantum volcano');
     const answer = await lastAnswerWhenEnded(page);
     expect(await answer.getAttribute('data-state')).toBe('refused');
@@ -260,6 +265,8 @@ describe('a super admin’s session on a desktop screen', () => {
   });
 
   it('the stop button ends an answer while it streams', async () => {
+    // An unrelated question: asked in a new conversation, not as a follow-up of the last.
+    await newConversation(page);
     await ask(page, 'What does the Marrowbank refund rule say? List every point.');
     const answer = page.locator('.turn').last().locator('.answer');
     // The first answer chunk is on the page: the model is streaming.
@@ -275,15 +282,24 @@ describe('a super admin’s session on a desktop screen', () => {
     await page.waitForTimeout(1_500);
     expect(await answer.locator('.markdown').textContent()).toBe(partial);
     expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(false);
-    // Every question and answer so far is still on the page.
-    expect(await page.locator('.turn').count()).toBe(5);
+    // The question and its partial answer stay on the page; the earlier conversations are
+    // listed beside it.
     expect(await page.locator('.turn .question-text').allTextContents()).toEqual([
-      'What does the Marrowbank refund rule say?',
-      '银杉卡有什么优惠？',
-      'What does the Marrowbank refund rule say?',
-      'zebra quantum volcano',
       'What does the Marrowbank refund rule say? List every point.',
     ]);
+    await expect
+      .poll(async () =>
+        (await page.locator('.conversation-item .conversation-item-title').allTextContents()).slice(
+          0,
+          4,
+        ),
+      )
+      .toEqual([
+        'What does the Marrowbank refund rule say? List every point.',
+        'zebra quantum volcano',
+        'What does the Marrowbank refund rule say?',
+        'What does the Marrowbank refund rule say?',
+      ]);
   });
 
   it('shows markup from documents and answers as text, never as HTML', async () => {
@@ -297,6 +313,8 @@ describe('a super admin’s session on a desktop screen', () => {
       .poll(() => page.locator('.upload', { hasText: HOSTILE }).getAttribute('data-state'))
       .toBe('added');
 
+    // An unrelated question: asked in a new conversation, not as a follow-up of the last.
+    await newConversation(page);
     await ask(page, 'What does the Quillfeather notice say?');
     const answer = await lastAnswerWhenEnded(page);
     expect(await answer.getAttribute('data-state')).toBe('done');
@@ -331,6 +349,8 @@ describe('a super admin’s session on a desktop screen', () => {
   });
 
   it('a refused token brings back the login page with a message, keeping what was typed', async () => {
+    // An unrelated question: asked in a new conversation, not as a follow-up of the last.
+    await newConversation(page);
     const draft = 'And what about appeals to the Orvindale panel?';
     await page.getByLabel('Your question').fill(draft);
     // The token is no longer accepted (as when it expires or the user is disabled).
@@ -349,7 +369,8 @@ describe('a super admin’s session on a desktop screen', () => {
     await page.locator('.login').getByLabel('Password').fill(stack().admin.password);
     await page.locator('.login').getByLabel('Password').press('Enter');
     await expect.poll(() => page.getByLabel('Your question').inputValue()).toBe(draft);
-    expect(await page.locator('.turn').count()).toBe(6);
+    // The conversation on screen is as it was (a new one, the refused question not in it).
+    expect(await page.locator('.turn').count()).toBe(0);
     await ask(page, draft);
     const answer = await lastAnswerWhenEnded(page);
     expect(await answer.getAttribute('data-state')).toBe('done');

@@ -12,6 +12,7 @@ import {
   adminToken,
   deleteFileViaApi,
   lastAnswerWhenEnded,
+  newConversation,
   listFiles,
   pdfFile,
   PNG,
@@ -168,6 +169,8 @@ describe('a Chinese browser', () => {
   });
 
   it('explains a refusal in Chinese: the closest passage and the similarity an answer needs', async () => {
+    // An unrelated question: asked in a new conversation, not as a follow-up of the last.
+    await newConversation(page, '新对话');
     await ask(page, '斑马量子火山在哪里喷发？');
     const answer = await lastAnswerWhenEnded(page);
     expect(await answer.getAttribute('data-state')).toBe('refused');
@@ -180,6 +183,7 @@ describe('a Chinese browser', () => {
 
     // Asked in English on a Chinese page: the service words it in English, the page in Chinese
     // (by the message's code).
+    await newConversation(page, '新对话');
     await ask(page, 'zebra quantum volcano');
     const english = await lastAnswerWhenEnded(page);
     expect(await english.locator('.answer-notice.refusal p').first().textContent()).toBe(

@@ -255,3 +255,12 @@ export async function lastAnswerWhenEnded(page: Page) {
     .toMatch(/done|refused|stopped|failed/);
   return answer;
 }
+
+/**
+ * Starts a new conversation (the chat header's button, named in the page's language): a
+ * question asked in the open one is a follow-up, rewritten with that conversation's terms.
+ */
+export async function newConversation(page: Page, name = 'New conversation'): Promise<void> {
+  await page.getByRole('button', { name, exact: true }).click();
+  await expect.poll(() => page.locator('.turn').count()).toBe(0);
+}

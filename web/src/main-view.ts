@@ -9,6 +9,7 @@ import { localizeTitle, t } from './i18n/bind';
 import { formatInteger } from './i18n/format';
 import { createKnowledgeStore } from './knowledge-store';
 import { createLanguageSwitch } from './language-switch';
+import { createUnhelpfulPage } from './unhelpful-page';
 import { createUsersPage } from './users-page';
 
 export interface MainView {
@@ -19,10 +20,12 @@ export interface MainView {
   destroy(): void;
 }
 
-type Route = { page: 'chat' } | { page: 'users' } | { page: 'collection'; id: string };
+type Route =
+  { page: 'chat' } | { page: 'users' } | { page: 'unhelpful' } | { page: 'collection'; id: string };
 
 function routeOf(hash: string): Route {
   if (hash === '#/users') return { page: 'users' };
+  if (hash === '#/unhelpful') return { page: 'unhelpful' };
   const collection = /^#\/collection\/([0-9a-f-]{36})$/i.exec(hash);
   if (collection) return { page: 'collection', id: collection[1]! };
   return { page: 'chat' };
@@ -55,6 +58,13 @@ export function createMainView(
       { href: '#/users' },
       t((m) => m.app.users),
     );
+  const unhelpfulLink =
+    admin &&
+    h(
+      'a',
+      { href: '#/unhelpful' },
+      t((m) => m.app.unhelpfulAnswers),
+    );
   const header = h(
     'header',
     { class: 'topbar' },
@@ -68,7 +78,13 @@ export function createMainView(
         t((m) => m.app.brand),
       ),
     ),
-    h('nav', { class: 'nav', 'aria-label': t((m) => m.app.mainNavigation) }, chatLink, usersLink),
+    h(
+      'nav',
+      { class: 'nav', 'aria-label': t((m) => m.app.mainNavigation) },
+      chatLink,
+      usersLink,
+      unhelpfulLink,
+    ),
     h(
       'div',
       { class: 'who' },
@@ -173,7 +189,16 @@ export function createMainView(
       usersLink.toggleAttribute('aria-current', next.page === 'users');
       if (next.page === 'users') usersLink.setAttribute('aria-current', 'page');
     }
-    if (next.page === 'users') {
+    if (unhelpfulLink) {
+      unhelpfulLink.toggleAttribute('aria-current', next.page === 'unhelpful');
+      if (next.page === 'unhelpful') unhelpfulLink.setAttribute('aria-current', 'page');
+    }
+    if (next.page === 'unhelpful') {
+      const page = createUnhelpfulPage(ctx);
+      replace(outlet, page);
+      localizeTitle(t((m) => m.app.title(m.conversations.reviewTitle)));
+      page.querySelector<HTMLElement>('h1')?.focus();
+    } else if (next.page === 'users') {
       const page = createUsersPage(ctx);
       replace(outlet, page);
       localizeTitle(t((m) => m.app.title(m.users.title)));

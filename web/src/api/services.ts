@@ -15,10 +15,14 @@ import {
 } from '../../../shared/contracts/auth';
 import {
   chatService,
+  type ChatConversation as ChatConversationSchema,
   type ChatDone as ChatDoneSchema,
   type ChatMessage as ChatMessageSchema,
   type ChatRefusal as ChatRefusalSchema,
   type ChatSource as ChatSourceSchema,
+  type Conversation as ConversationSchema,
+  type ConversationMessage as ConversationMessageSchema,
+  type Feedback as FeedbackSchema,
 } from '../../../shared/contracts/chat';
 import {
   knowledgeService,
@@ -44,6 +48,11 @@ export type ChatMessage = z.output<typeof ChatMessageSchema>;
 export type ChatSource = z.output<typeof ChatSourceSchema>;
 export type ChatRefusal = z.output<typeof ChatRefusalSchema>;
 export type ChatDone = z.output<typeof ChatDoneSchema>;
+export type ChatConversation = z.output<typeof ChatConversationSchema>;
+export type Conversation = z.output<typeof ConversationSchema>;
+export type ConversationMessage = z.output<typeof ConversationMessageSchema>;
+export type Feedback = z.output<typeof FeedbackSchema>;
+export type FeedbackRating = Feedback['rating'];
 
 /** Sends one request; the browser's fetch unless a transport (XHR for uploads) is given. */
 export type Transport = (request: Request) => Promise<Response>;

@@ -1,6 +1,7 @@
 import { app } from './catalogue/app';
 import { chat } from './catalogue/chat';
 import { collections } from './catalogue/collections';
+import { conversations } from './catalogue/conversations';
 import { dialogs } from './catalogue/dialogs';
 import { errors } from './catalogue/errors';
 import { files } from './catalogue/files';
@@ -12,7 +13,7 @@ import { currentLocale, type Locale } from './locale';
  * Every screen's strings. A new screen adds its file under ./catalogue/ (both languages side
  * by side, see ./define.ts) and one line here.
  */
-const catalogue = { app, chat, collections, dialogs, errors, files, login, users };
+const catalogue = { app, chat, collections, conversations, dialogs, errors, files, login, users };
 
 type Catalogue = typeof catalogue;
 export type Messages = { [Screen in keyof Catalogue]: Catalogue[Screen][Locale] };
