@@ -18,6 +18,19 @@ describe('offline follow-up rewriting', () => {
     );
   });
 
+  it('leaves a question that stands alone as it is', () => {
+    expect(
+      withKeyTerms('zebra quantum volcano eruption', 'What is the Marrowbank refund rule?'),
+    ).toBe('zebra quantum volcano eruption');
+    expect(withKeyTerms('斑马量子火山在哪里喷发？', '出租车的起步价是多少？')).toBe(
+      '斑马量子火山在哪里喷发？',
+    );
+    // Too few words to search on: leans on the conversation even without a cue.
+    expect(withKeyTerms('Freight?', 'What is the Marrowbank refund rule?')).toBe(
+      'Freight? Marrowbank refund rule',
+    );
+  });
+
   it('leaves a question that already has the terms as it is', () => {
     expect(
       withKeyTerms(

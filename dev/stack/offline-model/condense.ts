@@ -1,7 +1,7 @@
 /**
  * The offline model's answer to a follow-up rewriting request (workers/chat/src/condense.ts):
- * deterministically, the follow-up with the key terms of the conversation's last question that
- * it lacks ("And what about freight?" after "What is the Marrowbank refund rule?" → "And what
+ * deterministically, a follow-up that leans on the conversation gets the key terms of its last
+ * question that it lacks ("And what about freight?" after "What is the Marrowbank refund rule?" → "And what
  * about freight? Marrowbank refund rule"). A real model rewrites more cleverly; this is enough
  * for retrieval to find the passage the follow-up is about, and predictable in tests.
  */
@@ -27,8 +27,24 @@ export function condensedQuestion(messages: readonly ChatMessageLike[]): string 
   return withKeyTerms(followUp, previous);
 }
 
-/** The follow-up, then the previous question's key terms it does not have yet. */
+/**
+ * A question that leans on what was asked before: it refers back ("and …", "what about …",
+ * "it", 那…呢, 它, 这) or says too little to search on (at most two content words). Anything
+ * else already stands alone and is answered unchanged, as a real model does.
+ */
+const REFERS_BACK =
+  /^\s*(?:and|what about|how about|also|then)\b|\b(?:it|its|this|that|these|those|they|them|the same)\b|[那呢它这其该]|上述|还有/iu;
+
+export function dependsOnConversation(question: string): boolean {
+  return REFERS_BACK.test(question) || tokenize(question).filter((t) => t.strong).length <= 2;
+}
+
+/**
+ * The follow-up, then the previous question's key terms it does not have yet; a question that
+ * stands alone, unchanged.
+ */
 export function withKeyTerms(followUp: string, previous: string): string {
+  if (!dependsOnConversation(followUp)) return followUp;
   const has = new Set(tokenize(followUp).map((t) => t.text));
   const source = new RegExp(ORDINAL.source, 'u').test(followUp)
     ? previous.replace(ORDINAL, ' ')
