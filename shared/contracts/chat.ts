@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { defineService, enumOf, method } from '../service';
+import { ChatRefusal, ChatSource, Usage } from './chat-sources';
 import { CollectionIds, DatabaseHealth, FileIds, ModuleHealth } from './common';
+import { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, ModelList } from './openai';
+
+export { ChatRefusal, ChatSource };
 
 /** One SSE message, with the field names the original's clients read. */
 export const ChatMessage = z.object({
@@ -15,26 +19,6 @@ export const ChatMessage = z.object({
   code: z.string().optional(),
 });
 
-const Usage = z.object({
-  prompt_tokens: z.number().int(),
-  completion_tokens: z.number().int(),
-  total_tokens: z.number().int(),
-});
-
-export const ChatSource = z.object({
-  file_id: z.uuid(),
-  file_name: z.string(),
-  /** The collection the file is in. */
-  collection_id: z.uuid(),
-  collection_name: z.string(),
-  /** 1-based; the section's number for formats without pages. */
-  page: z.number().int(),
-  /** For formats without pages: the section's heading path, when it has one. */
-  section: z.string().nullable().optional(),
-  /** Of the retrieved chunk (or the page's best one); null for a page given whole (`full_text`). */
-  similarity: z.number().nullable(),
-});
-
 /**
  * How the context was chosen: `retrieval` (the spec's: the 10 most similar chunks of all files,
  * kept from the similarity threshold on), `full_text` (a chat limited to files whose whole text
@@ -42,18 +26,6 @@ export const ChatSource = z.object({
  * for it: the whole pages of their most similar chunks).
  */
 export const ChatMode = enumOf(['retrieval', 'full_text', 'file_retrieval']);
-
-/**
- * Why the chat refused: the best cosine similarity retrieved (null when nothing was), the
- * threshold it had to reach (CHAT_MIN_SIMILARITY, inclusive) and the nearest candidates.
- */
-export const ChatRefusal = z.object({
-  request_id: z.string(),
-  best_similarity: z.number().nullable(),
-  threshold: z.number(),
-  /** The few most similar chunks retrieved, highest similarity first. */
-  candidates: z.array(ChatSource.extend({ similarity: z.number() })),
-});
 
 export const ChatDone = z.object({
   request_id: z.string(),
@@ -214,6 +186,36 @@ with what was answered by then, marked \`incomplete\`.
         done: ChatDone,
         refusal: ChatRefusal,
       },
+    }),
+    CreateChatCompletion: method({
+      doc: `OpenAI-compatible chat (the Chat Completions protocol, streaming and not), grounded
+in the knowledge base by the same rules as Chat. The last message is the question (a user
+message); earlier user/assistant messages are the history (recent turns within
+CHAT_HISTORY_TOKENS; a follow-up is rewritten to stand alone for retrieval); system and
+developer messages are passed to the model as additional instructions after the service's own,
+never replacing its grounding rules. \`model\` names the grounding: \`kbchat\` (every
+collection the caller can read, similarity ≥ CHAT_MIN_SIMILARITY), \`kbchat-files:<id>,…\`
+(those files, as Chat's \`file_id\`) or \`kbchat-collections:<id>,…\` (as
+\`collection_id\`); any other is 404 \`model_not_found\`. The answer carries \`sources\` (extra
+field, on the last chunk when streaming); a refusal is an ordinary assistant message (its text
+in the question's language, \`finish_reason: "stop"\`) with \`kbchat_refusal\` saying why.
+A failure is 502/503 problem JSON, or, once a stream has started, a last line
+\`data: {"error": {"message", "type", "code"}}\` without \`[DONE]\`. Tools, n > 1 and
+non-text content are refused. Nothing is stored: the protocol is stateless, the client sends
+the history.
+@path(/v1/chat/completions) @handler(streamResponse)`,
+      params: { body: ChatCompletionRequest },
+      stream: ChatCompletionChunk,
+      output: ChatCompletion,
+      envelope: false,
+      streamEnd: '[DONE]',
+    }),
+    ListModels: method({
+      doc: `The grounding modes the OpenAI-compatible endpoint takes as \`model\`: \`kbchat\`.
+(\`kbchat-files:<id>,…\` and \`kbchat-collections:<id>,…\` are not listed: knowledge's
+collection list is not exposed over RPC.) @path(/v1/models)`,
+      output: ModelList,
+      envelope: false,
     }),
     GetConversations: method({
       doc: 'The caller’s conversations, most recently continued first, a page at a time.',

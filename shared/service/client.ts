@@ -19,7 +19,10 @@ import type { ClientResultOf, InputOf, ParamPlan, Route, Service } from './types
  * - Streaming methods resolve, once the stream has started, to an async iterable of
  *   `{ event, data }`: `message` for plain messages, declared named events by name. An `error`
  *   event the method does not declare is thrown as AppError; other undeclared events are
- *   skipped, so older clients survive newer servers. Leaving the loop early cancels the stream.
+ *   skipped, so older clients survive newer servers. The method's `streamEnd` line ends the
+ *   iteration. Leaving the loop early cancels the stream. A streaming method that also
+ *   declares an `output` may answer JSON instead (as its request chooses): that resolves to
+ *   the data, as for any output.
  * - File downloads resolve to the body stream with its type, file name and size.
  */
 
@@ -79,9 +82,14 @@ export function buildRequest(
 ): Request {
   const url = new URL(options.baseUrl.replace(/\/+$/, '') + pathOf(route, params));
   const headers = new Headers({ ...options.headers, ...init.headers });
+  const answer = route.response;
   headers.set(
     'Accept',
-    route.response.kind === 'stream' ? 'text/event-stream' : 'application/json',
+    answer.kind !== 'stream'
+      ? 'application/json'
+      : answer.output
+        ? 'text/event-stream, application/json'
+        : 'text/event-stream',
   );
   if (token) headers.set('Authorization', `Bearer ${token}`);
   let body: BodyInit | undefined;
@@ -200,8 +208,15 @@ async function readAnswer(route: Route, response: Response): Promise<unknown> {
     }
     case 'file':
       return downloaded(response);
-    case 'stream':
-      return streamOf(answer.message, answer.events, response);
+    case 'stream': {
+      const type = response.headers.get('Content-Type') ?? '';
+      if (answer.output && !type.startsWith('text/event-stream')) {
+        if (response.status === 204) return undefined;
+        const body = (await response.json()) as { data?: unknown };
+        return parseAnswer(answer.output.schema, answer.output.envelope ? body.data : body);
+      }
+      return streamOf(answer.message, answer.events, response, answer.end);
+    }
   }
 }
 
@@ -232,9 +247,11 @@ async function* streamOf(
   message: z.ZodType,
   events: Readonly<Record<string, z.ZodType>>,
   response: Response,
+  end?: string,
 ): AsyncGenerator<{ event: string; data: unknown }> {
   if (!response.body) return;
   for await (const { event, data } of readSse(response.body)) {
+    if (event === 'message' && end !== undefined && data === end) return;
     const schema = event === 'message' ? message : events[event];
     if (schema) {
       yield { event, data: parseAnswer(schema, JSON.parse(data)) };

@@ -134,15 +134,28 @@ function responseOf(
   if (spec.stream && !streaming) fail('a `stream` schema needs @handler(streamResponse)');
   if (streaming && !spec.stream) fail('@handler(streamResponse) needs a `stream` message schema');
   if (spec.events && !spec.stream) fail('`events` only apply to streaming methods');
+  if (spec.streamEnd !== undefined && !spec.stream) fail('`streamEnd` only applies to streams');
+  if (spec.envelope === false && !spec.output) fail('`envelope: false` needs an `output`');
   if (spec.stream) {
-    if (spec.output) fail('a streaming method has no `output`; its messages are the output');
+    if (isFileDownloadSpec(spec.output)) fail('a streaming method cannot answer a file');
     const events = spec.events ?? {};
     if ('message' in events) fail('"message" is the unnamed event; it cannot be declared');
-    return { kind: 'stream', message: spec.stream, events };
+    const end = spec.streamEnd;
+    if (end !== undefined && (end === '' || /[\r\n]/.test(end))) {
+      fail('`streamEnd` is one non-empty line');
+    }
+    return {
+      kind: 'stream',
+      message: spec.stream,
+      events,
+      ...(spec.output
+        ? { output: { schema: spec.output as z.ZodType, envelope: spec.envelope ?? true } }
+        : {}),
+      ...(end !== undefined ? { end } : {}),
+    };
   }
   if (isFileDownloadSpec(spec.output))
     return { kind: 'file', contentTypes: spec.output.contentTypes };
-  if (spec.envelope === false && !spec.output) fail('`envelope: false` needs an `output`');
   if (spec.output) {
     return { kind: 'data', schema: spec.output as z.ZodType, envelope: spec.envelope ?? true };
   }

@@ -200,9 +200,26 @@ describe('declaration errors', () => {
       /needs a `stream` message schema/,
     ],
     [
-      'stream and output',
-      { PostA: { doc: '@handler(streamResponse)', stream: z.string(), output: z.string() } },
-      /has no `output`/,
+      'a stream answering a file instead',
+      {
+        PostA: {
+          doc: '@handler(streamResponse)',
+          stream: z.string(),
+          output: fileDownload({ contentTypes: ['text/plain'] }),
+        },
+      },
+      /cannot answer a file/,
+    ],
+    ['streamEnd without stream', { PostA: { streamEnd: '[DONE]' } }, /only applies to streams/],
+    [
+      'a streamEnd of two lines',
+      { PostA: { doc: '@handler(streamResponse)', stream: z.string(), streamEnd: 'a\nb' } },
+      /one non-empty line/,
+    ],
+    [
+      'envelope: false on a stream without output',
+      { PostA: { doc: '@handler(streamResponse)', stream: z.string(), envelope: false } },
+      /needs an `output`/,
     ],
     [
       'a "message" event',

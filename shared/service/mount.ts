@@ -218,15 +218,31 @@ function handle<E extends Env, Principal>(
         return c.body(file.body as ReadableStream, 200, fileDownloadHeaders(file));
       }
       case 'stream': {
-        const stream = sseStream(result as AsyncIterable<unknown>, {
+        const { output, end } = route.response;
+        // A method that also declares an output answers a plain result as JSON.
+        if (!isAsyncIterable(result)) {
+          if (!output) throw new Error(`${route.name} returned no stream`);
+          if (result === undefined) return c.body(null, 204);
+          return c.json(output.envelope ? { data: result } : result);
+        }
+        const stream = sseStream(result, {
           open: true,
           signal: c.req.raw.signal,
           onError: (err) => streamErrorMessage(c, route, err, options),
+          ...(end !== undefined ? { end } : {}),
         });
         return c.body(stream, 200, SSE_HEADERS);
       }
     }
   };
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function'
+  );
 }
 
 async function streamErrorMessage<E extends Env>(

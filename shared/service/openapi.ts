@@ -13,7 +13,8 @@ import type { ParamPlan, Route, Service } from './types';
  *   removed; roles, which OpenAPI cannot express, are added as a sentence, and every
  *   annotation is kept verbatim in the `x-annotations` extension.
  * - Answers: 200 `{"data": …}`, 204, `text/event-stream` (message schema, named events in
- *   `x-sse-events`), a file with Content-Disposition; errors refer to the Problem schema;
+ *   `x-sse-events`, a completed stream's last raw line in `x-sse-end`; a streaming method with
+ *   an `output` also lists `application/json`), a file with Content-Disposition; errors refer to the Problem schema;
  *   401/403 (plain text) on routes with a `@role` other than `guest` alone.
  * - One security scheme, `bearerAuth` (`Authorization: Bearer <token>`), named by the
  *   `security` of every route not marked `@role(guest)` alone (those get `security: []`): the
@@ -240,17 +241,31 @@ function successResponses(route: Route, schema: ToSchema): JsonObject {
       const events: Record<string, JsonObject> = { error: PROBLEM_REF };
       for (const [name, event] of Object.entries(response.events))
         events[name] = schema(event, 'output');
+      const { output, end } = response;
+      const plain = output && schema(output.schema, 'output');
       return {
         '200': {
           description:
             'Server-Sent Events. Each plain message is `data: <JSON of the schema>`; named events ' +
             '(`event: <name>`) carry the JSON listed in `x-sse-events`. A failure ends the stream ' +
-            'with an `error` event.',
+            'with an `error` event.' +
+            (end !== undefined ? ` A stream that completed ends with \`data: ${end}\`.` : '') +
+            (output ? ' When the request asks for no stream: the result as JSON.' : ''),
           content: {
             'text/event-stream': {
               schema: schema(response.message, 'output'),
               'x-sse-events': events,
+              ...(end !== undefined ? { 'x-sse-end': end } : {}),
             },
+            ...(plain
+              ? {
+                  'application/json': {
+                    schema: output.envelope
+                      ? { type: 'object', required: ['data'], properties: { data: plain } }
+                      : plain,
+                  },
+                }
+              : {}),
           },
         },
       };

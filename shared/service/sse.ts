@@ -4,7 +4,8 @@
  *
  * Framing: a plain message is `data: <json>\n\n`; a named event is
  * `event: <name>\ndata: <json>\n\n`. JSON never holds a raw line break, so one `data:` line
- * always carries the whole message.
+ * always carries the whole message. A stream may end with one raw, non-JSON line
+ * (`data: [DONE]\n\n`, the method's `streamEnd`) when it completed.
  */
 
 /** A named event on the stream: `yield sseEvent('sources', list)`. */
@@ -50,6 +51,11 @@ export interface SseStreamOptions {
    * the stream is open before the source has anything to say.
    */
   open?: boolean;
+  /**
+   * A raw `data:` line written after the last message of a stream that completed (not after
+   * a failure's message, nor to a client that went away): OpenAI's `[DONE]`. One line.
+   */
+  end?: string;
 }
 
 /**
@@ -63,6 +69,9 @@ export function sseStream(
   source: AsyncIterable<unknown>,
   options: SseStreamOptions,
 ): ReadableStream<Uint8Array> {
+  if (options.end !== undefined && (options.end === '' || /[\r\n]/.test(options.end))) {
+    throw new Error('an SSE stream end is one non-empty line');
+  }
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   void pump(source, writable.getWriter(), options);
   return readable;
@@ -99,6 +108,9 @@ async function pump(
       const step = await iterator.next();
       if (step.done) {
         finished = true;
+        if (options.end !== undefined && !clientGone) {
+          await writer.write(encoder.encode(`data: ${options.end}\n\n`));
+        }
         break;
       }
       if (clientGone) break;

@@ -20,7 +20,11 @@ export interface MethodSpec {
   /** Becomes the OpenAPI description; holds the method's annotations. */
   readonly doc?: string;
   readonly params?: ParamShape;
-  /** The data of a 200 `{"data": …}` answer, or `fileDownload()`; absent means 204. */
+  /**
+   * The data of a 200 `{"data": …}` answer, or `fileDownload()`; absent means 204. On a
+   * streaming method: what the implementation may return instead of a stream (a plain value,
+   * answered as JSON like any output), for protocols where the request chooses (`stream: false`).
+   */
   readonly output?: OutputSpec;
   /**
    * false: answer the output as the bare JSON document, without the `{"data": …}` envelope,
@@ -30,6 +34,11 @@ export interface MethodSpec {
   /** The message schema of a `@handler(streamResponse)` method. */
   readonly stream?: z.ZodType;
   readonly events?: EventShape;
+  /**
+   * A raw `data:` line (not JSON) that ends a stream which completed, e.g. OpenAI's `[DONE]`:
+   * written after the implementation's last message, never after a failure's last message.
+   */
+  readonly streamEnd?: string;
 }
 
 export type MethodMap = Record<string, MethodSpec>;
@@ -92,7 +101,15 @@ export type BodyKind = 'none' | 'json' | 'form' | 'multipart';
 export type ResponsePlan =
   | { readonly kind: 'data'; readonly schema: z.ZodType; readonly envelope: boolean }
   | { readonly kind: 'empty' }
-  | { readonly kind: 'stream'; readonly message: z.ZodType; readonly events: EventShape }
+  | {
+      readonly kind: 'stream';
+      readonly message: z.ZodType;
+      readonly events: EventShape;
+      /** What a plain (non-stream) result of the implementation is answered as. */
+      readonly output?: { readonly schema: z.ZodType; readonly envelope: boolean };
+      /** The raw data line that ends a completed stream. */
+      readonly end?: string;
+    }
   | { readonly kind: 'file'; readonly contentTypes: readonly string[] };
 
 export interface Route {
@@ -158,9 +175,12 @@ export type StreamItem<M> =
       [K in keyof EventsOf<M> & string]: { event: K; data: z.output<EventsOf<M>[K]> };
     }[keyof EventsOf<M> & string];
 
+/** A streaming method's plain answer, when it declares an `output` besides its stream. */
+type PlainOf<M> = M extends { readonly output: infer O extends z.ZodType } ? z.output<O> : never;
+
 /** What the implementation of a method returns (or resolves to). */
 export type ResultOf<M> = M extends { readonly stream: z.ZodType }
-  ? AsyncIterable<StreamYield<M>>
+  ? AsyncIterable<StreamYield<M>> | PlainOf<M>
   : M extends { readonly output: FileDownloadSpec }
     ? FileDownload
     : M extends { readonly output: infer O extends z.ZodType }
@@ -169,7 +189,7 @@ export type ResultOf<M> = M extends { readonly stream: z.ZodType }
 
 /** What a client call resolves to. */
 export type ClientResultOf<M> = M extends { readonly stream: z.ZodType }
-  ? AsyncIterable<StreamItem<M>>
+  ? AsyncIterable<StreamItem<M>> | PlainOf<M>
   : M extends { readonly output: FileDownloadSpec }
     ? DownloadedFile
     : M extends { readonly output: infer O extends z.ZodType }

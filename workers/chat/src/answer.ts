@@ -13,7 +13,13 @@ import type { AnswerSettings } from './config';
 import { citedPages } from './citations';
 import { markupNeutraliser, neutraliseEcho } from './markup';
 import { languageOf, type ErrorCode, type Language } from './language';
-import { buildFilesPrompt, buildPrompt, pageMarker, systemMessage } from './prompt';
+import {
+  buildFilesPrompt,
+  buildPrompt,
+  clientInstructions,
+  pageMarker,
+  systemMessage,
+} from './prompt';
 import { refusalCodes, type TurnOutcome } from './turn';
 
 /** The spec's fixed figures: results asked of knowledge, tokens and temperature. */
@@ -43,6 +49,11 @@ export interface AnswerRequest {
   question?: string;
   /** The conversation's recent turns, oldest first, within the history budget (history.ts). */
   history?: OpenAI.ChatCompletionMessageParam[];
+  /**
+   * The client's own instructions (the OpenAI-compatible endpoint's system/developer messages):
+   * a system message after the service's, which they never replace.
+   */
+  instructions?: string;
   /** Filled in as the answer goes, for the turn to be stored however the stream ends. */
   outcome?: TurnOutcome;
   /** The retrieval, already under way: it runs while the stream opens (see startRetrieval). */
@@ -192,6 +203,9 @@ async function* answerIn(
         model: deps.chatModel,
         messages: [
           { role: 'system', content: systemMessage(language) },
+          ...(request.instructions
+            ? [{ role: 'system' as const, content: clientInstructions(request.instructions) }]
+            : []),
           ...(request.history ?? []),
           { role: 'user', content: prepared.prompt },
         ],

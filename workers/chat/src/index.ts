@@ -14,6 +14,8 @@ import { chatConfig } from './config';
 import { checkEmbeddings } from './health';
 import { DEFAULT_ERROR_TEXTS } from './language';
 import { CHAT_MODULE } from './module';
+import { streamError } from './openai/chunks';
+import { COMPLETIONS_ROUTE, createChatCompletion, listModels } from './openai/handler';
 
 const impl: ServiceImpl<typeof chatService, ChatEnv, Principal> = {
   GetHealth: async (_, ctx) => {
@@ -33,6 +35,8 @@ const impl: ServiceImpl<typeof chatService, ChatEnv, Principal> = {
   },
 
   Chat: chat,
+  CreateChatCompletion: createChatCompletion,
+  ListModels: listModels,
   GetConversations: conversations.listConversations,
   GetConversation: conversations.getConversation,
   PutConversation: conversations.renameConversation,
@@ -52,20 +56,28 @@ const authorize = createAuthorize<ChatEnv>({
 // A chat body is a prompt (CHAT_MAX_PROMPT_CHARS, at most 4 bytes each, 6 when escaped) and
 // file ids (4,000 characters): anything bigger is refused unread.
 const MAX_BODY_BYTES = 64 * 1024;
+// An OpenAI-style request carries its history (recent turns are kept within the budget).
+const COMPLETIONS_MAX_BODY_BYTES = 1024 * 1024;
 
 const app = createModuleApp<{ Bindings: ChatEnv }>(CHAT_MODULE);
 mountService(app, chatService, impl, {
   authorize,
   settle: settleSession,
-  bodyLimit: () => ({ bytes: MAX_BODY_BYTES }),
+  bodyLimit: (route) => ({
+    bytes: route.name === COMPLETIONS_ROUTE ? COMPLETIONS_MAX_BODY_BYTES : MAX_BODY_BYTES,
+  }),
   // A stream that breaks in an unforeseen way still ends with the spec's error message.
   // (answer() catches its own failures in the question's language: this is the last resort.)
-  onStreamError: (_err, { requestId }) => ({
-    content: DEFAULT_ERROR_TEXTS.en.model_failed,
-    request_id: requestId ?? '',
-    type: 'error',
-    code: 'model_failed',
-  }),
+  // The OpenAI-compatible stream ends with its protocol's error line instead.
+  onStreamError: (err, { route, requestId }) =>
+    route === COMPLETIONS_ROUTE
+      ? streamError(err)
+      : {
+          content: DEFAULT_ERROR_TEXTS.en.model_failed,
+          request_id: requestId ?? '',
+          type: 'error',
+          code: 'model_failed',
+        },
 });
 
 export default app;

@@ -1,0 +1,48 @@
+// The real `openai` client against `npm run dev`'s stack over real HTTP: the OpenAI-compatible
+// endpoint streams an answer with its sources.
+import OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { makeTextPdf } from '../../dev/fixtures/pdf-builder';
+import { createUser, stack, tokenFor, unique, uploadViaApi } from './helpers';
+
+/** The bearer the client sends: a login token (an API key once those are merged). */
+async function bearer(): Promise<string> {
+  const user = await createUser();
+  return tokenFor(user.username, user.password);
+}
+
+describe('the openai client over HTTP', () => {
+  it('streams an answer with sources from /modulechat/v1/chat/completions', async () => {
+    const token = await bearer();
+    const word = unique('Brindlewick').replace('-', '');
+    await uploadViaApi(
+      token,
+      `${word}.pdf`,
+      makeTextPdf([
+        `${word} harbour rule. Ferries to ${word} harbour leave every 40 minutes from pier 7.`,
+      ]),
+    );
+    const openai = new OpenAI({
+      baseURL: `${stack().baseUrl}/modulechat/v1`,
+      apiKey: token,
+      maxRetries: 0,
+    });
+    const stream = await openai.chat.completions.create({
+      model: 'kbchat',
+      messages: [{ role: 'user', content: `How often do ferries leave ${word} harbour?` }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let text = '';
+    let sources: { file_name: string }[] | undefined;
+    let usage: OpenAI.CompletionUsage | null | undefined;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      sources ??= (chunk as unknown as { sources?: { file_name: string }[] }).sources;
+      usage = chunk.usage ?? usage;
+    }
+    expect(text).toContain('40 minutes');
+    expect(sources?.[0]?.file_name).toBe(`${word}.pdf`);
+    expect(usage?.total_tokens).toBeGreaterThan(0);
+  });
+});
