@@ -1,14 +1,21 @@
 // The real `openai` client against `npm run dev`'s stack over real HTTP: the OpenAI-compatible
-// endpoint streams an answer with its sources.
+// endpoint streams an answer with its sources, the client holding an API key.
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { makeTextPdf } from '../../dev/fixtures/pdf-builder';
 import { createUser, stack, tokenFor, unique, uploadViaApi } from './helpers';
 
-/** The bearer the client sends: a login token (an API key once those are merged). */
+/** The credential integrations use: an API key, made with a login token over HTTP. */
 async function bearer(): Promise<string> {
   const user = await createUser();
-  return tokenFor(user.username, user.password);
+  const login = await tokenFor(user.username, user.password);
+  const res = await fetch(`${stack().baseUrl}/moduleauth/api_key`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${login}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'e2e openai client' }),
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { data: { key: string } }).data.key;
 }
 
 describe('the openai client over HTTP', () => {

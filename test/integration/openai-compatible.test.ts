@@ -8,12 +8,13 @@ import { call, createUser, tokenFor } from '../helpers/auth';
 type Source = { file_id: string; page: number; collection_id: string };
 type WithSources = { sources?: Source[]; kbchat_refusal?: { code: string; threshold?: number } };
 
-/**
- * The bearer credential the OpenAI client sends: a login token today. After API keys are
- * merged, this is the one place to switch to a `kbc_…` key.
- */
-async function bearerFor(user: { username: string; password: string }): Promise<string> {
-  return tokenFor(user.username, user.password);
+/** The credential integrations use: an API key (`kbc_…`), made with a login token. */
+async function apiKeyFor(user: { username: string; password: string }) {
+  const login = await tokenFor(user.username, user.password);
+  const res = await call('/moduleauth/api_key', { token: login, json: { name: 'openai client' } });
+  expect(res.status, await res.clone().text()).toBe(200);
+  const { id, key } = (await res.json<{ data: { id: string; key: string } }>()).data;
+  return { id, key, login };
 }
 
 /** The real `openai` client, pointed at the gateway in workerd. */
@@ -53,7 +54,7 @@ async function upload(pages: string[], name: string): Promise<string> {
 
 beforeAll(async () => {
   const user = await createUser();
-  token = await bearerFor(user);
+  token = (await apiKeyFor(user)).key;
   openai = client(token);
   const res = await call('/moduleknowledge/collection', { token, json: { name: 'OpenAI' } });
   collection = (await res.json<{ data: { id: string } }>()).data.id;
@@ -324,3 +325,23 @@ async function conversationCount(): Promise<number> {
   const res = await call('/modulechat/conversations', { token });
   return (await res.json<{ data: { total: number } }>()).data.total;
 }
+
+describe('an API key is the way in', () => {
+  it('streams with a key; once the key is revoked the next call is refused (401)', async () => {
+    const user = await createUser();
+    const { id, key, login } = await apiKeyFor(user);
+    const keyed = client(key);
+    const ask = () =>
+      keyed.chat.completions.create({
+        model: 'kbchat',
+        messages: [{ role: 'user', content: 'What is the Quillmoor refund rule?' }],
+        stream: true,
+      });
+    let text = '';
+    for await (const chunk of await ask()) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text.length).toBeGreaterThan(0);
+    const revoked = await call(`/moduleauth/api_key?id=${id}`, { method: 'DELETE', token: login });
+    expect(revoked.status).toBe(204);
+    await expect(ask()).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
+  });
+});
