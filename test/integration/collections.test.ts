@@ -189,7 +189,9 @@ describe('a user who is not a member', () => {
       token: bobToken,
       json: { prompt: `${SECRET_WORD} merger price?`, collection_id: [secret.id] },
     });
-    const body = await scoped.text();
+    // The stream's first event titles Bob's new conversation with his own question (which has
+    // the secret word in it); what follows must say nothing of the collection.
+    const body = (await scoped.text()).replace(/^event: conversation\ndata: .*$/m, '');
     expect(body).toContain('"code":"collections_unavailable"');
     expect(body).not.toMatch(/Quillback|merger\.pdf|41 euros/);
     const unscoped = await (
