@@ -5,6 +5,8 @@ import type { ServiceImpl } from '../../../../shared/service';
 import { answer } from '../answer';
 import { chatConfig } from '../config';
 import { groundedTurn } from '../grounding';
+import { languageOf } from '../language';
+import { startOutcome } from '../turn';
 import { pieces, type Piece } from './chunks';
 import { BASE_MODEL, conversationOf, groundingOf } from './request';
 
@@ -36,11 +38,13 @@ export const createChatCompletion: Impl['CreateChatCompletion'] = async ({ body 
     { config, model, requestId },
     { question, turns, scope: grounding },
   );
+  const outcome = startOutcome(languageOf(question));
   const items = answer(
     {
       prompt: question,
       question: retrievalQuestion,
       history,
+      outcome,
       ...(instructions ? { instructions } : {}),
       retrieval,
       requestId,
@@ -59,10 +63,11 @@ export const createChatCompletion: Impl['CreateChatCompletion'] = async ({ body 
     created: Math.floor(Date.now() / 1000),
     model: body.model,
   };
-  if (body.stream) return chunks(pieces(items), head, body.stream_options?.include_usage ?? false);
+  const answerPieces = pieces(items, outcome, requestId);
+  if (body.stream) return chunks(answerPieces, head, body.stream_options?.include_usage ?? false);
 
   let content = '';
-  for await (const piece of pieces(items)) {
+  for await (const piece of answerPieces) {
     if (piece.kind === 'text') {
       content += piece.text;
       continue;
