@@ -182,6 +182,7 @@ async function* answerIn(
     return;
   }
   if (prepared instanceof Refusal) {
+    if (outcome) outcome.refusal = prepared.explained;
     yield error(prepared.code);
     if (prepared.explained) yield sseEvent('refusal', prepared.explained);
     return;

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ChatMode, ChatSource } from '../../../shared/contracts/chat';
+import type { ChatMode, ChatRefusal, ChatSource } from '../../../shared/contracts/chat';
 import type { MessageStatus } from './db/schema';
 import type { ErrorCode, Language } from './language';
 
@@ -7,8 +7,9 @@ type Source = z.output<typeof ChatSource>;
 
 /**
  * How a chat turn ended, filled in by answer() as the stream goes, so that the turn is stored
- * as it was when the stream stopped, however it stopped. It starts `incomplete`: a stream the
- * client leaves before `done` keeps that status with the answer so far.
+ * (and the OpenAI-compatible door's end told) as it was when the stream stopped, however it
+ * stopped. It starts `incomplete`: a stream the client leaves before `done` keeps that status
+ * with the answer so far.
  */
 export interface TurnOutcome {
   status: MessageStatus;
@@ -19,6 +20,8 @@ export interface TurnOutcome {
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | undefined;
   mode: z.output<typeof ChatMode> | undefined;
   language: Language;
+  /** Why a similarity refusal refused (its `refusal` event); not stored, only told. */
+  refusal: z.output<typeof ChatRefusal> | undefined;
 }
 
 export function startOutcome(language: Language): TurnOutcome {
@@ -30,6 +33,7 @@ export function startOutcome(language: Language): TurnOutcome {
     usage: undefined,
     mode: undefined,
     language,
+    refusal: undefined,
   };
 }
 

@@ -1,15 +1,13 @@
-import { tokenOf } from '../../../../shared/auth/authorize';
 import type { Principal } from '../../../../shared/auth/roles';
 import type { chatService } from '../../../../shared/contracts/chat';
-import { knowledgeService } from '../../../../shared/contracts/knowledge';
 import { AppError } from '../../../../shared/errors/app-error';
 import { createModelClient } from '../../../../shared/model/client';
-import { rpcClient, sseEvent, type ServiceImpl } from '../../../../shared/service';
-import { answer, startRetrieval } from '../answer';
-import { standaloneQuestion } from '../condense';
+import { sseEvent, type ServiceImpl } from '../../../../shared/service';
+import { answer } from '../answer';
 import { chatConfig } from '../config';
 import { chatDb, type ChatCall } from '../context';
-import { historyMessages, recentTurns, type PastTurn } from '../history';
+import { groundedTurn } from '../grounding';
+import type { PastTurn } from '../history';
 import { languageOf } from '../language';
 import * as store from '../store/conversations';
 import { startOutcome, type TurnOutcome } from '../turn';
@@ -64,31 +62,11 @@ export const chat: Impl['Chat'] = async ({ body }, ctx) => {
     scope = asked ?? { fileIds: null, collectionIds: null };
   }
 
-  const retrievalQuestion = await standaloneQuestion(
-    {
-      question: body.prompt,
-      // The earlier turns as they were searched: a follow-up of a follow-up keeps its topic.
-      turns: turns.map((turn) => ({ ...turn, question: turn.retrievalQuestion })),
-      signal: ctx.signal,
-      log: ctx.log,
-    },
-    { model, chatModel: config.model.chatModel, timeoutMs: config.answer.modelTimeoutMs },
+  const { retrievalQuestion, retrieval, history } = await groundedTurn(
+    ctx,
+    { config, model, requestId },
+    { question: body.prompt, turns, scope },
   );
-  // Knowledge applies the same token rules to the caller's own token.
-  const token = ctx.http ? await tokenOf({ caller: { transport: 'http', context: ctx.http } }) : '';
-  const knowledge = rpcClient(knowledgeService, ctx.env.KNOWLEDGE, {
-    identity: { token },
-    requestId,
-  });
-  // Retrieval starts now, while the token's session is settled and the stream opens.
-  const retrieval = startRetrieval(
-    knowledge,
-    retrievalQuestion,
-    scope.fileIds ?? undefined,
-    scope.collectionIds ?? undefined,
-    config.answer,
-  );
-  const history = historyMessages(recentTurns(turns, config.answer.history));
   const turn = {
     id: crypto.randomUUID(),
     createdAt: new Date(),

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import type { ChatSource, ChatMessage, ChatRefusal } from '../../../../shared/contracts/chat';
+import type { ChatSource, ChatMessage } from '../../../../shared/contracts/chat';
 import type { KbchatRefusal } from '../../../../shared/contracts/openai';
 import { AppError } from '../../../../shared/errors/app-error';
 import { SseEvent } from '../../../../shared/service';
-import { refusalCodes } from '../turn';
+import type { TurnOutcome } from '../turn';
 
 type Source = z.output<typeof ChatSource>;
 type Usage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
@@ -25,49 +25,50 @@ const FAILURE_STATUS: Record<string, 502 | 503> = {
 };
 
 /**
- * Reads answer()'s stream (the spec's messages and events). A refusal becomes answer text with
- * its explanation on the end; a failure is thrown as AppError (502/503) with the message in the
- * question's language.
+ * Reads answer()'s stream for the OpenAI protocol. The text comes from the stream's content
+ * messages (the markup-neutralised copy, as it streams: the outcome keeps only the model's own
+ * text); how it ended comes from the outcome answer() filled in. A refusal becomes answer text
+ * with its explanation on the end; a failure is thrown as AppError (502/503) with the message
+ * in the question's language.
  */
-export async function* pieces(items: AsyncIterable<unknown>): AsyncGenerator<Piece> {
-  let refusal: z.output<typeof KbchatRefusal> | undefined;
-  let refusalText = '';
-  let sources: Source[] = [];
-  let usage: Usage = NO_USAGE;
-  let done = false;
+export async function* pieces(
+  items: AsyncIterable<unknown>,
+  outcome: TurnOutcome,
+  requestId: string,
+): AsyncGenerator<Piece> {
   for await (const item of items) {
-    if (item instanceof SseEvent) {
-      if (item.event === 'sources') sources = item.data as Source[];
-      if (item.event === 'refusal' && refusal) {
-        refusal = { ...(item.data as z.output<typeof ChatRefusal>), code: refusal.code };
-      }
-      if (item.event === 'done') {
-        done = true;
-        usage = (item.data as { usage?: Usage }).usage ?? NO_USAGE;
-      }
-      continue;
-    }
+    // Events and error messages say again what the outcome holds.
+    if (item instanceof SseEvent) continue;
     const message = item as z.output<typeof ChatMessage>;
-    if (message.type === 'content') {
-      if (message.content) yield { kind: 'text', text: message.content };
-      continue;
-    }
-    const code = message.code ?? 'model_failed';
-    if (refusalCodes.has(code as never)) {
-      refusal = { code, request_id: message.request_id };
-      refusalText = message.content;
-      continue;
-    }
-    throw new AppError(FAILURE_STATUS[code] ?? 502, code, message.content);
+    if (message.type !== 'content' || !message.content) continue;
+    yield { kind: 'text', text: message.content };
   }
-  if (refusal) {
-    yield { kind: 'text', text: refusalText };
-    yield { kind: 'end', sources: [], usage: NO_USAGE, refusal };
-    return;
+  // answer() ends right after its one error message or `done`: the outcome is final here.
+  const code = outcome.code ?? 'model_failed';
+  switch (outcome.status) {
+    case 'complete':
+      yield {
+        kind: 'end',
+        sources: outcome.sources,
+        usage: outcome.usage ?? NO_USAGE,
+        refusal: undefined,
+      };
+      return;
+    case 'refused':
+      yield { kind: 'text', text: outcome.answer };
+      yield {
+        kind: 'end',
+        sources: [],
+        usage: NO_USAGE,
+        refusal: outcome.refusal ? { ...outcome.refusal, code } : { code, request_id: requestId },
+      };
+      return;
+    case 'failed':
+      throw new AppError(FAILURE_STATUS[code] ?? 502, code, outcome.answer);
+    case 'incomplete':
+      // The client went away: answer() stopped without an end.
+      return;
   }
-  // The client went away: answer() stopped without done.
-  if (!done) return;
-  yield { kind: 'end', sources, usage, refusal: undefined };
 }
 
 /** What an OpenAI client reads of a failure after the stream started (the SDK raises on it). */

@@ -1,13 +1,12 @@
-import { tokenOf } from '../../../../shared/auth/authorize';
 import type { Principal } from '../../../../shared/auth/roles';
 import type { chatService } from '../../../../shared/contracts/chat';
-import { knowledgeService } from '../../../../shared/contracts/knowledge';
 import { createModelClient } from '../../../../shared/model/client';
-import { rpcClient, type ServiceImpl } from '../../../../shared/service';
-import { answer, startRetrieval } from '../answer';
-import { standaloneQuestion } from '../condense';
+import type { ServiceImpl } from '../../../../shared/service';
+import { answer } from '../answer';
 import { chatConfig } from '../config';
-import { historyMessages, recentTurns } from '../history';
+import { groundedTurn } from '../grounding';
+import { languageOf } from '../language';
+import { startOutcome } from '../turn';
 import { pieces, type Piece } from './chunks';
 import { BASE_MODEL, conversationOf, groundingOf } from './request';
 
@@ -34,27 +33,18 @@ export const createChatCompletion: Impl['CreateChatCompletion'] = async ({ body 
   const { question, turns, instructions } = conversationOf(body, config.answer.maxPromptChars);
   const requestId = ctx.requestId ?? crypto.randomUUID();
   const model = createModelClient(config.model, config.answer.modelTimeoutMs);
-  const retrievalQuestion = await standaloneQuestion(
-    { question, turns, signal: ctx.signal, log: ctx.log },
-    { model, chatModel: config.model.chatModel, timeoutMs: config.answer.modelTimeoutMs },
+  const { retrievalQuestion, retrieval, history } = await groundedTurn(
+    ctx,
+    { config, model, requestId },
+    { question, turns, scope: grounding },
   );
-  const token = ctx.http ? await tokenOf({ caller: { transport: 'http', context: ctx.http } }) : '';
-  const knowledge = rpcClient(knowledgeService, ctx.env.KNOWLEDGE, {
-    identity: { token },
-    requestId,
-  });
-  const retrieval = startRetrieval(
-    knowledge,
-    retrievalQuestion,
-    grounding.fileIds,
-    grounding.collectionIds,
-    config.answer,
-  );
+  const outcome = startOutcome(languageOf(question));
   const items = answer(
     {
       prompt: question,
       question: retrievalQuestion,
-      history: historyMessages(recentTurns(turns, config.answer.history)),
+      history,
+      outcome,
       ...(instructions ? { instructions } : {}),
       retrieval,
       requestId,
@@ -73,10 +63,11 @@ export const createChatCompletion: Impl['CreateChatCompletion'] = async ({ body 
     created: Math.floor(Date.now() / 1000),
     model: body.model,
   };
-  if (body.stream) return chunks(pieces(items), head, body.stream_options?.include_usage ?? false);
+  const answerPieces = pieces(items, outcome, requestId);
+  if (body.stream) return chunks(answerPieces, head, body.stream_options?.include_usage ?? false);
 
   let content = '';
-  for await (const piece of pieces(items)) {
+  for await (const piece of answerPieces) {
     if (piece.kind === 'text') {
       content += piece.text;
       continue;
