@@ -1,0 +1,88 @@
+// The keyword list (kbchat_keyword_candidates, migration 0014) skips scoring the chunks that
+// have only the question's most common terms when enough chunks have a rarer one: each of
+// those outranks every chunk without one. That shortcut must never change the list. Here a
+// collection is built where the shortcut applies, and its list is compared with the same
+// function asked for a list too deep for the shortcut (so every matching chunk is scored).
+import { sql, TransactionRollbackError } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+import { quoteLexeme } from '../../workers/knowledge/src/ingest/search-terms';
+import { withDb } from '../helpers/database';
+
+const CHUNKS = 300;
+const DEPTH = 50;
+
+/**
+ * Terms of chunk i: "commonword" in 171 of the 300 chunks, "midword" in 100, "rareword" in 75,
+ * "scarceword" in 8. Sorted from the most common, "commonword" alone is a run whose idf is
+ * below every rarer term's, and "midword" (df 100 ≥ 50) is left essential: the shortcut
+ * applies. The overlaps give many different scores, and many ties (decided by id).
+ */
+function termsOf(i: number): string[] {
+  const terms = [`filler${i}`];
+  if (i % 2 === 0 || i % 7 === 0) terms.push('commonword');
+  if (i % 3 === 0) terms.push('midword');
+  if (i % 4 === 1) terms.push('rareword');
+  if (i % 37 === 5) terms.push('scarceword');
+  return terms;
+}
+
+const QUESTION = ['commonword', 'midword', 'rareword', 'scarceword', 'absentword'];
+
+type Ranked = { id: string; rank: string };
+
+/** A text[] parameter (drizzle would send a JS array as a row of values). */
+const textArray = (items: string[]) =>
+  sql`array[${sql.join(
+    items.map((item) => sql`${item}`),
+    sql`, `,
+  )}]::text[]`;
+
+it('gives the same ranking as scoring every matching chunk', async () => {
+  let lists: { shortcut: Ranked[]; everyMatch: Ranked[] } | undefined;
+  // Everything happens in one transaction that is rolled back: the collection, its file and
+  // chunks never exist for other tests.
+  await withDb((db) =>
+    db.transaction(async (tx) => {
+      const [admin] = (
+        await tx.execute<{ id: string; session_epoch: number }>(
+          sql`select id, session_epoch from users where lower(username) = 'admin'`,
+        )
+      ).rows;
+      await tx.execute(
+        sql`select kbchat_session(${admin!.id}::uuid, ${admin!.session_epoch}::int, true)`,
+      );
+      const collection = crypto.randomUUID();
+      const file = crypto.randomUUID();
+      await tx.execute(sql`insert into collections (id, name) values (${collection}, 'pruning')`);
+      await tx.execute(sql`
+        insert into files (id, collection_id, name, size, sha256, pages, chunks, uploader_id, uploader_name)
+        values (${file}, ${collection}, 'pruning.pdf', 1, md5(${file}), 1, ${CHUNKS}, ${admin!.id}, 'admin')`);
+      const tsvectors = Array.from({ length: CHUNKS }, (_, i) =>
+        termsOf(i).map(quoteLexeme).join(' '),
+      );
+      await tx.execute(sql`
+        insert into chunks (file_id, collection_id, page, index, content, embedding, search_terms)
+        select ${file}::uuid, ${collection}::uuid, 1, t.i, 'chunk ' || t.i,
+               array_fill(0.01::real, array[1536])::vector, t.terms::tsvector
+        from unnest(${textArray(tsvectors)}) with ordinality as t(terms, i)`);
+
+      const list = async (depth: number) =>
+        (
+          await tx.execute<Ranked>(sql`
+            select id::text, rank::text from kbchat_keyword_candidates(
+              ${textArray(QUESTION.map(quoteLexeme))}::tsquery[], ${textArray(QUESTION)}, ${depth}::int,
+              null, array[${collection}::uuid], 0.5::float8, 200::int)`)
+        ).rows;
+      lists = { shortcut: await list(DEPTH), everyMatch: await list(CHUNKS) };
+      tx.rollback();
+    }),
+  ).catch((error: unknown) => {
+    if (!(error instanceof TransactionRollbackError)) throw error;
+  });
+  expect(lists!.shortcut).toHaveLength(DEPTH);
+  expect(lists!.shortcut).toEqual(lists!.everyMatch.slice(0, DEPTH));
+  // Every chunk with any of the terms is in the deep list.
+  expect(lists!.everyMatch).toHaveLength(
+    Array.from({ length: CHUNKS }, (_, i) => termsOf(i)).filter((t) => t.length > 1).length,
+  );
+});
