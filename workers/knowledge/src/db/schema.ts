@@ -295,7 +295,9 @@ export const chunks = pgTable(
     // Used by `ORDER BY embedding <=> $q LIMIT k` (cosine distance, ascending).
     index('chunks_embedding_hnsw_idx').using('hnsw', t.embedding.op('vector_cosine_ops')),
     // Used by `search_terms @@ tsquery` (keyword search, store/search.ts).
-    index('chunks_search_terms_idx').using('gin', t.searchTerms),
+    index('chunks_search_terms_idx')
+      .using('gin', t.searchTerms)
+      .with({ gin_pending_list_limit: 256 }),
     foreignKey({
       name: 'chunks_file_fk',
       columns: [t.fileId, t.collectionId],
