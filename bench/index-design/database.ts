@@ -68,9 +68,10 @@ export async function insertChunks(pg: PGlite, rows: readonly ChunkRow[]): Promi
  * session opened before the migration ran does not have them): hnsw.ef_search, relaxed
  * iterative scans, SSD page costs.
  */
-export async function servedSettings(pg: PGlite, efSearch: number): Promise<void> {
+export async function servedSettings(pg: PGlite, efSearch: number, probes = 1): Promise<void> {
   await pg.exec(
     `SET hnsw.ef_search = ${efSearch}; SET hnsw.iterative_scan = relaxed_order; ` +
+      `SET ivfflat.probes = ${probes}; SET ivfflat.iterative_scan = relaxed_order; ` +
       'SET random_page_cost = 1.1',
   );
 }

@@ -88,7 +88,7 @@ export function recallOf(
 }
 
 function planOf(explained: string, variant: Variant): string {
-  if (variant.index && explained.includes(variant.index.name)) return 'hnsw';
+  if (variant.index && explained.includes(variant.index.name)) return 'index';
   if (explained.includes('chunks_file_id_idx')) return 'file_id btree + sort (exact)';
   return 'seq scan (exact)';
 }
@@ -132,10 +132,10 @@ export async function measureSetting(
   fileIds: string[],
   counts: QueryCounts,
 ): Promise<SettingResult> {
-  await servedSettings(pg, setting.efSearch);
+  await servedSettings(pg, setting.efSearch, setting.probes);
   const unfilteredSql = variant.statement(setting, false);
   const plan = planOf(await explain(pg, unfilteredSql, [set.queryLiterals[0]]), variant);
-  const n = plan === 'hnsw' ? counts.unfiltered : Math.min(counts.scanSample, counts.unfiltered);
+  const n = plan === 'index' ? counts.unfiltered : Math.min(counts.scanSample, counts.unfiltered);
   const all = await timed(pg, unfilteredSql, (i) => [set.queryLiterals[i]], n);
   const result: SettingResult = {
     setting: setting.label,

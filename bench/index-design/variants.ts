@@ -18,6 +18,8 @@ export interface QuerySetting {
   efSearch: number;
   /** Re-ranked designs: how many candidates the index hands to the exact re-ranking. */
   candidates?: number;
+  /** IVFFlat designs: ivfflat.probes, the lists a query scans. */
+  probes?: number;
 }
 
 export interface Variant {
@@ -158,6 +160,28 @@ function subvectorReranked(): Variant {
   };
 }
 
+/**
+ * IVFFlat: k-means lists built from the rows present at build time; a query scans the
+ * `probes` nearest lists exactly. Inserts only find their nearest list (no graph to repair).
+ */
+function ivfflat(lists: number, probes: number[]): Variant {
+  const index = `chunks_embedding_ivf${lists}_idx`;
+  return {
+    name: `ivfflat-${lists}`,
+    summary: `vector(1536), IVFFlat vector_cosine_ops with ${lists} lists, probes swept`,
+    dimensions: 1536,
+    space: 'lexical',
+    column: 'vector(1536)',
+    index: {
+      name: index,
+      ddl: `CREATE INDEX ${index} ON chunks USING ivfflat (embedding vector_cosine_ops) WITH (lists = ${lists})`,
+    },
+    settings: probes.map((p) => ({ label: `probes ${p}`, efSearch: 40, probes: p })),
+    statement: (_s, filtered) => nearest('embedding', '$1::vector', filtered),
+    inserts: 'full',
+  };
+}
+
 export const VARIANTS: Variant[] = [
   {
     name: 'exact',
@@ -211,6 +235,8 @@ export const VARIANTS: Variant[] = [
   binaryQuantized('lexical'),
   binaryQuantized('rotated'),
   subvectorReranked(),
+  ivfflat(100, [5, 10, 20, 30, 40]),
+  ivfflat(200, [10, 20, 40, 60]),
 ];
 
 export function variantsNamed(names: string[] | undefined): Variant[] {
