@@ -16,9 +16,10 @@
 --    exactly those chunks' best p_depth: found through the GIN index by the rare terms only,
 --    scored in full (the common terms checked on those rows alone). Otherwise (no such split,
 --    or too few chunks) every matching chunk is scored as before. Same scores, same order:
---    the ranking does not change, only the work. Scores are rounded to 9 decimals so that
---    equal sums taken in another order stay equal and ties go by id in both ways (before,
---    float rounding of the sum's order decided some ties).
+--    the ranking does not change, only the work. Each term's idf is rounded to 12 decimals
+--    and summed as numeric, so a sum is exact whatever order it is taken in (the shortcut adds
+--    the essential terms first), equal sets of terms score equal, and ties go by id in both
+--    ways (before, the float order of the sum decided some ties).
 --
 -- Scoring, df and the read rule are migration 0012's; see there.
 CREATE OR REPLACE FUNCTION kbchat_keyword_candidates(
@@ -82,7 +83,8 @@ AS $$
     LEFT JOIN common c ON c.elem = t.term
   ),
   terms AS MATERIALIZED (
-    SELECT query, term, df, ln(1 + (greatest(total, df) - df + 0.5) / (df + 0.5)) AS idf
+    SELECT query, term, df,
+      round(ln(1 + (greatest(total, df) - df + 0.5) / (df + 0.5))::numeric, 12) AS idf
     FROM term_stats
     WHERE df > 0 AND df <= greatest(total * p_common_share, p_min_rows)
   ),
@@ -100,11 +102,11 @@ AS $$
   -- The non-essential terms are positions 1..cut (0: no split, every term is essential):
   -- the longest run whose idf sum is below every rarer term's idf, among those that leave a
   -- term with enough chunks (df ≥ p_depth) essential, so that the shortcut is likely to have
-  -- its p_depth chunks (pruned_suffices checks). The margin keeps "below" strict whatever
-  -- order a float sum is taken in.
+  -- its p_depth chunks (pruned_suffices checks). Sums of numeric idf are exact, so "below"
+  -- is strictly below.
   split AS MATERIALIZED (
     SELECT coalesce(
-      max(position) FILTER (WHERE idf_through < next_idf - 1e-9 AND next_df >= p_depth), 0
+      max(position) FILTER (WHERE idf_through < next_idf AND next_df >= p_depth), 0
     ) AS cut
     FROM ordered
   ),
@@ -124,7 +126,7 @@ AS $$
     GROUP BY ch.id
   ),
   pruned AS MATERIALIZED (
-    SELECT e.id, round((e.score + coalesce(sum(x.idf), 0))::numeric, 9) AS score
+    SELECT e.id, e.score + coalesce(sum(x.idf), 0) AS score
     FROM essential e
     JOIN chunks ch ON ch.id = e.id
     LEFT JOIN ordered x ON x.position <= (SELECT sp.cut FROM split sp) AND ch.search_terms @@ x.query
@@ -135,7 +137,7 @@ AS $$
     SELECT (SELECT sp.cut FROM split sp) > 0 AND (SELECT count(*) FROM pruned) >= p_depth AS yes
   ),
   every_match AS MATERIALIZED (
-    SELECT ch.id, round(sum(t.idf)::numeric, 9) AS score
+    SELECT ch.id, sum(t.idf) AS score
     FROM chunks ch
     JOIN terms t ON ch.search_terms @@ t.query
     CROSS JOIN readable r

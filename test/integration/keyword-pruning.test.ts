@@ -29,6 +29,14 @@ function termsOf(i: number): string[] {
 const QUESTION = ['commonword', 'midword', 'rareword', 'scarceword', 'absentword'];
 
 type Ranked = { id: string; rank: string };
+type Lists = { shortcut: Ranked[]; everyMatch: Ranked[] };
+
+/**
+ * Chunks i ≡ 0 (mod 5) are in a second file: fewer than DEPTH of them have a rarer term, so
+ * asked about that file alone the split still applies (it is chosen from the collection's
+ * counts) but the shortcut's chunks do not suffice and every match must be scored.
+ */
+const inSecondFile = (i: number) => i % 5 === 0;
 
 /** A text[] parameter (drizzle would send a JS array as a row of values). */
 const textArray = (items: string[]) =>
@@ -38,7 +46,8 @@ const textArray = (items: string[]) =>
   )}]::text[]`;
 
 it('gives the same ranking as scoring every matching chunk', async () => {
-  let lists: { shortcut: Ranked[]; everyMatch: Ranked[] } | undefined;
+  let lists: Lists | undefined;
+  let secondFile: Lists | undefined;
   // Everything happens in one transaction that is rolled back: the collection, its file and
   // chunks never exist for other tests.
   await withDb((db) =>
@@ -53,27 +62,34 @@ it('gives the same ranking as scoring every matching chunk', async () => {
       );
       const collection = crypto.randomUUID();
       const file = crypto.randomUUID();
+      const second = crypto.randomUUID();
       await tx.execute(sql`insert into collections (id, name) values (${collection}, 'pruning')`);
       await tx.execute(sql`
         insert into files (id, collection_id, name, size, sha256, pages, chunks, uploader_id, uploader_name)
-        values (${file}, ${collection}, 'pruning.pdf', 1, md5(${file}), 1, ${CHUNKS}, ${admin!.id}, 'admin')`);
+        values (${file}, ${collection}, 'pruning.pdf', 1, md5(${file}), 1, ${CHUNKS}, ${admin!.id}, 'admin'),
+               (${second}, ${collection}, 'second.pdf', 1, md5(${second}), 1, ${CHUNKS}, ${admin!.id}, 'admin')`);
       const tsvectors = Array.from({ length: CHUNKS }, (_, i) =>
         termsOf(i).map(quoteLexeme).join(' '),
       );
+      const fileOf = Array.from({ length: CHUNKS }, (_, i) => (inSecondFile(i) ? second : file));
       await tx.execute(sql`
         insert into chunks (file_id, collection_id, page, index, content, embedding, search_terms)
-        select ${file}::uuid, ${collection}::uuid, 1, t.i, 'chunk ' || t.i,
+        select t.file_id::uuid, ${collection}::uuid, 1, t.i, 'chunk ' || t.i,
                array_fill(0.01::real, array[1536])::vector, t.terms::tsvector
-        from unnest(${textArray(tsvectors)}) with ordinality as t(terms, i)`);
+        from unnest(${textArray(tsvectors)}, ${textArray(fileOf)}) with ordinality as t(terms, file_id, i)`);
 
-      const list = async (depth: number) =>
+      const list = async (depth: number, files: string[] | null) =>
         (
           await tx.execute<Ranked>(sql`
             select id::text, rank::text from kbchat_keyword_candidates(
               ${textArray(QUESTION.map(quoteLexeme))}::tsquery[], ${textArray(QUESTION)}, ${depth}::int,
-              null, array[${collection}::uuid], 0.5::float8, 200::int)`)
+              ${files ? sql`${textArray(files)}::uuid[]` : sql`null`}, array[${collection}::uuid], 0.5::float8, 200::int)`)
         ).rows;
-      lists = { shortcut: await list(DEPTH), everyMatch: await list(CHUNKS) };
+      lists = { shortcut: await list(DEPTH, null), everyMatch: await list(CHUNKS, null) };
+      secondFile = {
+        shortcut: await list(DEPTH, [second]),
+        everyMatch: await list(CHUNKS, [second]),
+      };
       tx.rollback();
     }),
   ).catch((error: unknown) => {
@@ -82,7 +98,16 @@ it('gives the same ranking as scoring every matching chunk', async () => {
   expect(lists!.shortcut).toHaveLength(DEPTH);
   expect(lists!.shortcut).toEqual(lists!.everyMatch.slice(0, DEPTH));
   // Every chunk with any of the terms is in the deep list.
-  expect(lists!.everyMatch).toHaveLength(
-    Array.from({ length: CHUNKS }, (_, i) => termsOf(i)).filter((t) => t.length > 1).length,
+  const matching = Array.from({ length: CHUNKS }, (_, i) => i).filter((i) => termsOf(i).length > 1);
+  expect(lists!.everyMatch).toHaveLength(matching.length);
+
+  // One file: the split's chunks there are too few, so every match there is scored.
+  const inSecond = matching.filter(inSecondFile);
+  const rarer = inSecond.filter((i) =>
+    termsOf(i).some((t) => t !== 'commonword' && !t.startsWith('filler')),
   );
+  expect(rarer.length).toBeLessThan(DEPTH);
+  expect(inSecond.length).toBeGreaterThan(DEPTH);
+  expect(secondFile!.everyMatch).toHaveLength(inSecond.length);
+  expect(secondFile!.shortcut).toEqual(secondFile!.everyMatch.slice(0, DEPTH));
 });
