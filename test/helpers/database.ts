@@ -1,11 +1,12 @@
 // Direct database access for tests: to look at what the workers stored, and to put back a row
 // a test changed. Opens the database the way a worker does (see database-sessions.test.ts).
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, TransactionRollbackError, type SQL } from 'drizzle-orm';
 import { inject } from 'vitest';
 import { openPool } from '../../shared/db/database';
 import { LOCAL_APP_LOGIN } from '../../dev/stack/app-role';
 
 type Db = ReturnType<typeof openPool>['db'];
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export async function withDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
   const stack = inject('stack');
@@ -76,7 +77,7 @@ export async function storedCounts(bucket: R2Bucket) {
  */
 export async function asAppRole<T>(
   user: { id: string; superAdmin?: boolean } | undefined,
-  work: (tx: Parameters<Parameters<Db['transaction']>[0]>[0]) => Promise<T>,
+  work: (tx: Tx) => Promise<T>,
 ): Promise<T> {
   const stack = inject('stack');
   const url = new URL(stack.databaseUrl);
@@ -109,4 +110,47 @@ export async function databaseError(work: Promise<unknown>): Promise<string> {
     return String((err as { cause?: unknown }).cause ?? err);
   }
   return 'no error';
+}
+
+/**
+ * Runs `work` as the tables' owner in a transaction that is then rolled back, and returns what
+ * it returned: the rows it wrote never exist for other tests (index entries it left point at
+ * dead rows, as any aborted insert's do).
+ */
+export async function inRolledBackTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  let result: { value: T } | undefined;
+  await withDb((db) =>
+    db.transaction(async (tx) => {
+      result = { value: await work(tx) };
+      tx.rollback();
+    }),
+  ).catch((error: unknown) => {
+    if (!(error instanceof TransactionRollbackError)) throw error;
+  });
+  return result!.value;
+}
+
+/**
+ * A new collection holding `files` files of `chunks` chunks each (as counted on the file row),
+ * uploaded by the seeded admin: for tests that write chunks straight into the table.
+ */
+export async function scratchFiles(
+  tx: Tx,
+  files: number,
+  chunks: number,
+): Promise<{ admin: { id: string; session_epoch: number }; collection: string; files: string[] }> {
+  const [admin] = (
+    await tx.execute<{ id: string; session_epoch: number }>(
+      sql`select id, session_epoch from users where lower(username) = 'admin'`,
+    )
+  ).rows;
+  const collection = crypto.randomUUID();
+  const ids = Array.from({ length: files }, () => crypto.randomUUID());
+  await tx.execute(sql`insert into collections (id, name) values (${collection}, 'scratch')`);
+  for (const [i, id] of ids.entries()) {
+    await tx.execute(sql`
+      insert into files (id, collection_id, name, size, sha256, pages, chunks, uploader_id, uploader_name)
+      values (${id}, ${collection}, ${`scratch-${i}.pdf`}, 1, md5(${id}), 1, ${chunks}, ${admin!.id}, 'admin')`);
+  }
+  return { admin: admin!, collection, files: ids };
 }

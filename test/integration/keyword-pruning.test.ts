@@ -3,10 +3,10 @@
 // those outranks every chunk without one. That shortcut must never change the list. Here a
 // collection is built where the shortcut applies, and its list is compared with the same
 // function asked for a list too deep for the shortcut (so every matching chunk is scored).
-import { sql, TransactionRollbackError } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { quoteLexeme } from '../../workers/knowledge/src/ingest/search-terms';
-import { withDb } from '../helpers/database';
+import { inRolledBackTransaction, scratchFiles } from '../helpers/database';
 
 const CHUNKS = 300;
 const DEPTH = 50;
@@ -46,60 +46,45 @@ const textArray = (items: string[]) =>
   )}]::text[]`;
 
 it('gives the same ranking as scoring every matching chunk', async () => {
-  let lists: Lists | undefined;
-  let secondFile: Lists | undefined;
-  // Everything happens in one transaction that is rolled back: the collection, its file and
-  // chunks never exist for other tests.
-  await withDb((db) =>
-    db.transaction(async (tx) => {
-      const [admin] = (
-        await tx.execute<{ id: string; session_epoch: number }>(
-          sql`select id, session_epoch from users where lower(username) = 'admin'`,
-        )
-      ).rows;
-      await tx.execute(
-        sql`select kbchat_session(${admin!.id}::uuid, ${admin!.session_epoch}::int, true)`,
-      );
-      const collection = crypto.randomUUID();
-      const file = crypto.randomUUID();
-      const second = crypto.randomUUID();
-      await tx.execute(sql`insert into collections (id, name) values (${collection}, 'pruning')`);
-      await tx.execute(sql`
-        insert into files (id, collection_id, name, size, sha256, pages, chunks, uploader_id, uploader_name)
-        values (${file}, ${collection}, 'pruning.pdf', 1, md5(${file}), 1, ${CHUNKS}, ${admin!.id}, 'admin'),
-               (${second}, ${collection}, 'second.pdf', 1, md5(${second}), 1, ${CHUNKS}, ${admin!.id}, 'admin')`);
-      const tsvectors = Array.from({ length: CHUNKS }, (_, i) =>
-        termsOf(i).map(quoteLexeme).join(' '),
-      );
-      const fileOf = Array.from({ length: CHUNKS }, (_, i) => (inSecondFile(i) ? second : file));
-      await tx.execute(sql`
-        insert into chunks (file_id, collection_id, page, index, content, embedding, search_terms)
-        select t.file_id::uuid, ${collection}::uuid, 1, t.i, 'chunk ' || t.i,
-               array_fill(0.01::real, array[1536])::vector, t.terms::tsvector
-        from unnest(${textArray(tsvectors)}, ${textArray(fileOf)}) with ordinality as t(terms, file_id, i)`);
+  // In a transaction that is rolled back: the collection, its files and chunks never exist
+  // for other tests.
+  const { lists, secondFile } = await inRolledBackTransaction(async (tx) => {
+    const {
+      admin,
+      collection,
+      files: [file, second],
+    } = await scratchFiles(tx, 2, CHUNKS);
+    await tx.execute(
+      sql`select kbchat_session(${admin.id}::uuid, ${admin.session_epoch}::int, true)`,
+    );
+    const tsvectors = Array.from({ length: CHUNKS }, (_, i) =>
+      termsOf(i).map(quoteLexeme).join(' '),
+    );
+    const fileOf = Array.from({ length: CHUNKS }, (_, i) => (inSecondFile(i) ? second! : file!));
+    await tx.execute(sql`
+      insert into chunks (file_id, collection_id, page, index, content, embedding, search_terms)
+      select t.file_id::uuid, ${collection}::uuid, 1, t.i, 'chunk ' || t.i,
+             array_fill(0.01::real, array[1536])::vector, t.terms::tsvector
+      from unnest(${textArray(tsvectors)}, ${textArray(fileOf)}) with ordinality as t(terms, file_id, i)`);
 
-      const list = async (depth: number, files: string[] | null) =>
-        (
-          await tx.execute<Ranked>(sql`
-            select id::text, rank::text from kbchat_keyword_candidates(
-              ${textArray(QUESTION.map(quoteLexeme))}::tsquery[], ${textArray(QUESTION)}, ${depth}::int,
-              ${files ? sql`${textArray(files)}::uuid[]` : sql`null`}, array[${collection}::uuid], 0.5::float8, 200::int)`)
-        ).rows;
-      lists = { shortcut: await list(DEPTH, null), everyMatch: await list(CHUNKS, null) };
-      secondFile = {
-        shortcut: await list(DEPTH, [second]),
-        everyMatch: await list(CHUNKS, [second]),
-      };
-      tx.rollback();
-    }),
-  ).catch((error: unknown) => {
-    if (!(error instanceof TransactionRollbackError)) throw error;
+    const list = async (depth: number, files: string[] | null) =>
+      (
+        await tx.execute<Ranked>(sql`
+          select id::text, rank::text from kbchat_keyword_candidates(
+            ${textArray(QUESTION.map(quoteLexeme))}::tsquery[], ${textArray(QUESTION)}, ${depth}::int,
+            ${files ? sql`${textArray(files)}::uuid[]` : sql`null`}, array[${collection}::uuid], 0.5::float8, 200::int)`)
+      ).rows;
+    const both = async (files: string[] | null): Promise<Lists> => ({
+      shortcut: await list(DEPTH, files),
+      everyMatch: await list(CHUNKS, files),
+    });
+    return { lists: await both(null), secondFile: await both([second!]) };
   });
-  expect(lists!.shortcut).toHaveLength(DEPTH);
-  expect(lists!.shortcut).toEqual(lists!.everyMatch.slice(0, DEPTH));
+  expect(lists.shortcut).toHaveLength(DEPTH);
+  expect(lists.shortcut).toEqual(lists.everyMatch.slice(0, DEPTH));
   // Every chunk with any of the terms is in the deep list.
   const matching = Array.from({ length: CHUNKS }, (_, i) => i).filter((i) => termsOf(i).length > 1);
-  expect(lists!.everyMatch).toHaveLength(matching.length);
+  expect(lists.everyMatch).toHaveLength(matching.length);
 
   // One file: the split's chunks there are too few, so every match there is scored.
   const inSecond = matching.filter(inSecondFile);
@@ -108,6 +93,6 @@ it('gives the same ranking as scoring every matching chunk', async () => {
   );
   expect(rarer.length).toBeLessThan(DEPTH);
   expect(inSecond.length).toBeGreaterThan(DEPTH);
-  expect(secondFile!.everyMatch).toHaveLength(inSecond.length);
-  expect(secondFile!.shortcut).toEqual(secondFile!.everyMatch.slice(0, DEPTH));
+  expect(secondFile.everyMatch).toHaveLength(inSecond.length);
+  expect(secondFile.shortcut).toEqual(secondFile.everyMatch.slice(0, DEPTH));
 });
