@@ -199,7 +199,8 @@ collection the caller can read, similarity ≥ CHAT_MIN_SIMILARITY), \`kbchat-fi
 \`collection_id\`); any other is 404 \`model_not_found\`. The answer carries \`sources\` (extra
 field, on the last chunk when streaming); a refusal is an ordinary assistant message (its text
 in the question's language, \`finish_reason: "stop"\`) with \`kbchat_refusal\` saying why.
-A failure is 502/503 problem JSON, or, once a stream has started, a last line
+A failure is 502/503 problem JSON that also carries OpenAI's \`error\` object (as every
+refusal of this route does), or, once a stream has started, a last line
 \`data: {"error": {"message", "type", "code"}}\` without \`[DONE]\`. Tools, n > 1 and
 non-text content are refused. Nothing is stored: the protocol is stateless, the client sends
 the history.
@@ -209,6 +210,7 @@ the history.
       output: ChatCompletion,
       envelope: false,
       streamEnd: '[DONE]',
+      errorProtocol: 'openai',
     }),
     ListModels: method({
       doc: `The grounding modes the OpenAI-compatible endpoint takes as \`model\`: \`kbchat\`.
@@ -216,6 +218,7 @@ the history.
 collection list is not exposed over RPC.) @path(/v1/models)`,
       output: ModelList,
       envelope: false,
+      errorProtocol: 'openai',
     }),
     GetConversations: method({
       doc: 'The caller’s conversations, most recently continued first, a page at a time.',

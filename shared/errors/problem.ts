@@ -1,6 +1,17 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { FieldIssue } from './app-error';
+import { openAiError, type OpenAiError } from './openai-error';
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /**
+     * The protocol whose error object the route's problems also carry (its SDKs read no
+     * other), set by mountService from the method's `errorProtocol`.
+     */
+    errorProtocol: 'openai' | undefined;
+  }
+}
 
 /**
  * The single JSON error shape of every worker: RFC 9457 problem details, plus a stable
@@ -14,6 +25,8 @@ export interface Problem {
   code: string;
   request_id?: string;
   errors?: FieldIssue[];
+  /** On routes of OpenAI's protocol: the same failure as its SDKs read it. */
+  error?: OpenAiError;
 }
 
 const TITLES: Record<number, string> = {
@@ -48,6 +61,9 @@ export function problemResponse(
     code,
     request_id: c.get('requestId'),
     ...(extra.errors ? { errors: extra.errors } : {}),
+    ...(c.get('errorProtocol') === 'openai'
+      ? { error: openAiError(status, code, detail, extra.errors) }
+      : {}),
   };
   return c.body(JSON.stringify(body), status, {
     'Content-Type': 'application/problem+json',

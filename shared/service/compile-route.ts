@@ -100,6 +100,7 @@ export function compileRoute(
       params: plan.params,
       response,
       rpc: rpcCapable && (grpc || !options.annotatedOnly),
+      errorProtocol: spec.errorProtocol,
     };
   } catch (err) {
     if (err instanceof ServiceDeclarationError) throw err;

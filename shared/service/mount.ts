@@ -104,12 +104,13 @@ export function routeNameOf(service: Service, c: Context): string | undefined {
 }
 
 /** What the steps before a handler need to know of a route. */
-type RouteAccess = Pick<Route, 'name' | 'roles' | 'annotations'>;
+type RouteAccess = Pick<Route, 'name' | 'roles' | 'annotations' | 'errorProtocol'>;
 
 const guestRoute = (name: string): RouteAccess => ({
   name,
   roles: ['guest'],
   annotations: GUEST_ANNOTATIONS,
+  errorProtocol: undefined,
 });
 
 function assertMountable<E extends Env>(
@@ -156,9 +157,11 @@ function assertPrefix<E extends Env>(app: Hono<E>, service: Service): void {
 function enterRoute<E extends Env>(route: RouteAccess): MiddlewareHandler<E> {
   return async (c, next) => {
     c.set('routeName', route.name);
+    c.set('errorProtocol', route.errorProtocol);
     await next();
-    // onError has already answered in problem JSON; the spec fixes these two bodies as text.
-    if (c.error instanceof AuthError) {
+    // onError has already answered in problem JSON; the spec fixes these two bodies as text
+    // (another protocol's clients read JSON: theirs stay as onError answered).
+    if (c.error instanceof AuthError && !route.errorProtocol) {
       const { message, status, headers } = c.error;
       c.res = undefined;
       c.res = c.text(message, status, headers);

@@ -63,6 +63,18 @@ const PROBLEM: JsonObject = {
     code: { type: 'string' },
     request_id: { type: 'string' },
     errors: { type: 'array', items: FIELD_ISSUE },
+    error: {
+      type: 'object',
+      description:
+        "On routes of OpenAI's protocol: the same failure as OpenAI's error object, which its SDKs read.",
+      required: ['message', 'type', 'param', 'code'],
+      properties: {
+        message: { type: 'string' },
+        type: { type: 'string' },
+        param: { type: 'string', nullable: true },
+        code: { type: 'string' },
+      },
+    },
   },
 };
 const problemContent = { 'application/problem+json': { schema: PROBLEM_REF } };
@@ -208,8 +220,9 @@ function responsesOf(route: Route, schema: ToSchema): JsonObject {
   const responses: JsonObject = { ...successResponses(route, schema) };
   if (route.params.length > 0) responses['400'] = responseRef('BadRequest');
   if (route.roles && !guestOnly(route)) {
-    responses['401'] = responseRef('Unauthorised');
-    responses['403'] = responseRef('AccessDenied');
+    // Another protocol's clients read JSON: its routes refuse in problem documents.
+    responses['401'] = responseRef(route.errorProtocol ? 'Problem' : 'Unauthorised');
+    responses['403'] = responseRef(route.errorProtocol ? 'Problem' : 'AccessDenied');
   }
   responses.default = responseRef('Problem');
   return responses;

@@ -39,6 +39,13 @@ export interface MethodSpec {
    * written after the implementation's last message, never after a failure's last message.
    */
   readonly streamEnd?: string;
+  /**
+   * 'openai': the route speaks OpenAI's protocol, whose SDKs read a failure only from
+   * `{"error": {message, type, param, code}}`. Its problem documents also carry that member,
+   * and its 401/403 are problem documents too (the spec's plain-text bodies are for the
+   * spec's routes).
+   */
+  readonly errorProtocol?: 'openai';
 }
 
 export type MethodMap = Record<string, MethodSpec>;
@@ -131,6 +138,8 @@ export interface Route {
   readonly response: ResponsePlan;
   /** Exposed by rpcEntrypoint. */
   readonly rpc: boolean;
+  /** MethodSpec.errorProtocol. */
+  readonly errorProtocol: 'openai' | undefined;
 }
 
 export interface Service<M extends MethodMap = MethodMap, AnnotatedOnly extends boolean = boolean> {

@@ -294,11 +294,17 @@ describe('hostile input gets 4xx in the problem shape, and nothing is stored', (
     expect((err as InstanceType<typeof OpenAI.APIError>).status).toBe(status);
     if (status === 400) expect(err).toBeInstanceOf(OpenAI.BadRequestError);
     if (status === 404) expect(err).toBeInstanceOf(OpenAI.NotFoundError);
-    // The raw answer: the house problem shape.
+    // The raw answer: the house problem shape, carrying OpenAI's error object, which is what
+    // the SDK reads: its message and code are the problem's.
     const res = await call('/modulechat/v1/chat/completions', { token, json: body });
     expect(res.status).toBe(status);
     expect(res.headers.get('Content-Type')).toBe('application/problem+json');
-    expect(await res.json()).toMatchObject({ status, code });
+    const problem = await res.json<{ detail: string }>();
+    expect(problem).toMatchObject({ status, code, error: { message: problem.detail, code } });
+    const apiError = err as InstanceType<typeof OpenAI.APIError>;
+    expect(apiError.message).toBe(`${status} ${problem.detail}`);
+    expect(apiError.code).toBe(code);
+    expect(apiError.type).toBe('invalid_request_error');
     expect(await conversationCount()).toBe(before);
   });
 
@@ -342,6 +348,8 @@ describe('an API key is the way in', () => {
     expect(text.length).toBeGreaterThan(0);
     const revoked = await call(`/moduleauth/api_key?id=${id}`, { method: 'DELETE', token: login });
     expect(revoked.status).toBe(204);
-    await expect(ask()).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
+    const refused = await ask().catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect((refused as InstanceType<typeof OpenAI.APIError>).code).toBe('unauthenticated');
   });
 });

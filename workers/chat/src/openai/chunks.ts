@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ChatSource, ChatMessage } from '../../../../shared/contracts/chat';
 import type { KbchatRefusal } from '../../../../shared/contracts/openai';
 import { AppError } from '../../../../shared/errors/app-error';
+import { openAiError, type OpenAiError } from '../../../../shared/errors/openai-error';
 import { SseEvent } from '../../../../shared/service';
 import type { TurnOutcome } from '../turn';
 
@@ -72,13 +73,9 @@ export async function* pieces(
 }
 
 /** What an OpenAI client reads of a failure after the stream started (the SDK raises on it). */
-export function streamError(err: unknown) {
-  const known = err instanceof AppError;
-  return {
-    error: {
-      message: known ? err.message : 'Internal server error.',
-      type: known && err.status === 503 ? 'service_unavailable' : 'server_error',
-      code: known ? err.code : 'internal_error',
-    },
-  };
+export function streamError(err: unknown): { error: OpenAiError } {
+  if (!(err instanceof AppError)) {
+    return { error: openAiError(500, 'internal_error', 'Internal server error.') };
+  }
+  return { error: openAiError(err.status, err.code, err.message, err.errors) };
 }
