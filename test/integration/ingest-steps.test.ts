@@ -3,15 +3,18 @@ import { inject } from 'vitest';
 import { describe, expect, it } from 'vitest';
 import { makeTextPdf } from '../../dev/fixtures/pdf-builder';
 import { createLogger } from '../../shared/log/logger';
+import { sql } from 'drizzle-orm';
+import { chunkPages } from '../../workers/knowledge/src/ingest/chunker';
 import { composePdfText, planChunks } from '../../workers/knowledge/src/pipeline/steps';
 import { call, seededAdminToken } from '../helpers/auth';
+import { queryRows } from '../helpers/database';
 
 // A workflow step may run again after its work committed: the stack stopped after the step's
 // batch and before the workflow engine recorded the step as done (seen in
 // test/reliability/restart.test.ts). Every step must then come to the same outcome.
 
-const stepContext = () => ({
-  env: { ...inject('stack').workerEnv, FILES: env.FILES } as unknown as KnowledgeEnv,
+const stepContext = (vars: Record<string, string> = {}) => ({
+  env: { ...inject('stack').workerEnv, ...vars, FILES: env.FILES } as unknown as KnowledgeEnv,
   log: createLogger({ module: 'ingest-steps.test' }),
 });
 
@@ -27,9 +30,54 @@ describe('an ingestion step run again after it finished', () => {
 
     // The layouts are gone (the step's batch cleared them) and the pages are stored.
     expect(await composePdfText(stepContext(), id)).toEqual({ pages: 2 });
-    expect(await planChunks(stepContext(), id)).toEqual({ chunks });
+    expect(await planChunks(stepContext(), id)).toMatchObject({ chunks });
     const status = await call(`/moduleknowledge/file_status?id=${id}`, { token });
     expect((await status.json<{ data: { status: string } }>()).data.status).toBe('ready');
+    await call(`/moduleknowledge/file?id=${id}`, { method: 'DELETE', token });
+  });
+});
+
+describe('chunk steps', () => {
+  it('each reads only the pages of its chunks, and together store the whole file’s chunks', async () => {
+    const token = await seededAdminToken();
+    const tag = crypto.randomUUID().slice(0, 8);
+    // 24 pages of 3 chunks each: the test stack's 40 chunks per step end mid-page.
+    const pages = Array.from({ length: 24 }, (_, p) =>
+      Array.from(
+        { length: 20 },
+        (_, s) => `Page ${p + 1} sentence ${s + 1} of the batch plan ${tag} says something.`,
+      ).join(' '),
+    );
+    const form = new FormData();
+    form.append('file', new File([makeTextPdf(pages)], 'batches.pdf', { type: 'application/pdf' }));
+    const res = await call('/moduleknowledge/upload', { method: 'POST', body: form, token });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const { id } = (await res.json<{ data: { id: string } }>()).data;
+
+    const stored = await queryRows<{ index: number; page: number; content: string }>(
+      sql`select index, page, content from chunks where file_id = ${id} order by index`,
+    );
+    const texts = await queryRows<{ page: number; text: string }>(
+      sql`select page, text from file_pages where file_id = ${id} order by page`,
+    );
+    const whole = chunkPages(texts.map((t) => t.text));
+    expect(whole.length).toBeGreaterThan(60);
+    expect(stored).toEqual(
+      whole.map((c) => ({ index: c.index, page: c.page, content: c.content })),
+    );
+
+    // As the stack's workers plan it (dev/test/workers.ts): 40 chunks per step.
+    const { chunks, batches } = await planChunks(stepContext({ INGEST_CHUNKS_PER_STEP: '40' }), id);
+    expect(chunks).toBe(whole.length);
+    expect(batches.length).toBeGreaterThan(1);
+    batches.forEach((batch, i) => {
+      expect(batch.from).toBe(i === 0 ? 0 : batches[i - 1]!.to);
+      const own = whole.slice(batch.from, batch.to);
+      expect([batch.first, batch.last]).toEqual([own[0]!.page, own.at(-1)!.page]);
+      expect(batch.firstIndex).toBe(whole.find((c) => c.page === batch.first)!.index);
+    });
+    expect(batches.at(-1)!.to).toBe(whole.length);
+    expect(batches.some((batch) => batch.firstIndex < batch.from)).toBe(true);
     await call(`/moduleknowledge/file?id=${id}`, { method: 'DELETE', token });
   });
 });

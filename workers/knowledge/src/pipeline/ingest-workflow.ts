@@ -53,12 +53,14 @@ export class IngestFile extends WorkflowEntrypoint<KnowledgeEnv, IngestParams> {
       if (plan.format === 'pdf') {
         await step.do('page text', config, () => composePdfText(ctx, fileId));
       }
-      const { chunks } = await step.do('plan chunks', config, () => planChunks(ctx, fileId));
-      for (let from = 0; from < chunks; from += ingest.chunksPerStep) {
-        await step.do(
-          `chunks ${from}-${Math.min(from + ingest.chunksPerStep, chunks) - 1}`,
-          config,
-          () => indexChunks(ctx, fileId, from),
+      // Named apart from the earlier 'plan chunks' (whose result had no batches): an ingest
+      // that was under way across a deploy plans again instead of replaying that result.
+      const { chunks, batches } = await step.do('plan chunk batches', config, () =>
+        planChunks(ctx, fileId),
+      );
+      for (const batch of batches) {
+        await step.do(`chunks ${batch.from}-${batch.to - 1}`, config, () =>
+          indexChunks(ctx, fileId, batch),
         );
       }
       await step.do('ready', config, () => finish(ctx, fileId));

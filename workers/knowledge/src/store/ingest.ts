@@ -1,4 +1,4 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, between, count, eq, sql } from 'drizzle-orm';
 import type { PageLayout } from '../ingest/pdf-text';
 import { tsvectorText } from '../ingest/search-terms';
 import { chunks, filePages, files, pageLayouts, type FileStatus } from '../db/schema';
@@ -77,11 +77,17 @@ export function storePages(db: Queries, fileId: string, pages: readonly StoredPa
   );
 }
 
-export const pagesOf = (db: Queries, fileId: string) =>
+/** The file's page texts, all of them or those from `range.first` to `range.last`. */
+export const pagesOf = (db: Queries, fileId: string, range?: { first: number; last: number }) =>
   db
     .select({ page: filePages.page, text: filePages.text })
     .from(filePages)
-    .where(eq(filePages.fileId, fileId))
+    .where(
+      and(
+        eq(filePages.fileId, fileId),
+        range ? between(filePages.page, range.first, range.last) : undefined,
+      ),
+    )
     .orderBy(asc(filePages.page));
 
 export const storedPageCount = (db: Queries, fileId: string) =>
