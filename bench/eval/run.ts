@@ -28,8 +28,8 @@ import { EVAL_QUESTIONS } from './questions.ts';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** Results per query; hit@1, hit@5 and MRR@10 all come from these. */
 const TOP = 10;
-/** The knowledge worker's default HNSW_EF_SEARCH, which the isolated stack runs with. */
-const EF_SEARCH = 100;
+/** The database's hnsw.ef_search (migration 0016), which the isolated stack runs with. */
+const EF_SEARCH = 600;
 const RUN_DEADLINE_MS = 60 * 60_000;
 const CLEANUP_TIMEOUT_MS = 40_000;
 
