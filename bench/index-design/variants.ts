@@ -81,7 +81,7 @@ const candidateSweep = (values: number[]): QuerySetting[] =>
     candidates: k,
   }));
 
-const EF = [40, 100, 200, 400, 600, 800, 1000];
+const EF = [40, 100, 200, 400, 500, 600, 700, 800, 1000];
 const K = [40, 100, 200, 400, 600, 800, 1000];
 
 function plainVector(dimensions: number, inserts: Variant['inserts']): Variant {
@@ -102,6 +102,25 @@ function plainVector(dimensions: number, inserts: Variant['inserts']): Variant {
     settings: efSweep(EF),
     statement: (_s, filtered) => nearest('embedding', '$1::vector', filtered),
     inserts,
+  };
+}
+
+/**
+ * Today's column with other HNSW build parameters: does a denser graph (m) or a harder build
+ * (ef_construction) reach recall@10 ≥ 0.99 at a smaller ef_search, and what do inserts pay?
+ */
+function tunedHnsw(m: number, efConstruction: number, why: string, ef: number[]): Variant {
+  const tag = m === 16 ? `efc${efConstruction}` : `m${m}`;
+  const index = `chunks_embedding_${tag}_hnsw_idx`;
+  return {
+    ...plainVector(1536, 'short'),
+    name: `vector-1536-${tag}`,
+    summary: `vector(1536), HNSW with m ${m}, ef_construction ${efConstruction} (${why})`,
+    settings: efSweep(ef),
+    index: {
+      name: index,
+      ddl: `CREATE INDEX ${index} ON chunks USING hnsw (embedding vector_cosine_ops) WITH (m = ${m}, ef_construction = ${efConstruction})`,
+    },
   };
 }
 
@@ -215,6 +234,10 @@ export const VARIANTS: Variant[] = [
       ddl: 'CREATE INDEX chunks_embedding_efc32_hnsw_idx ON chunks USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 32)',
     },
   },
+  tunedHnsw(32, 128, 'a denser graph, built harder', [40, 100, 200, 300, 400]),
+  tunedHnsw(16, 128, 'the same graph degree, built harder', [100, 200, 300, 400]),
+  tunedHnsw(16, 256, 'the same graph degree, built harder still', [100, 200, 300, 400]),
+  tunedHnsw(24, 64, 'a denser graph, built as today', [100, 200, 300, 400]),
   {
     name: 'halfvec-1536',
     summary: 'vector(1536) column; HNSW on embedding::halfvec(1536) (half-precision index)',
