@@ -16,6 +16,7 @@ import { setProgress } from '../store/ingest';
 import { deleteOriginal, putOriginal } from '../store/originals';
 import { collectionFor } from './collection-access';
 import { removeFile } from './remove-file';
+import { POLL_MS, pollDelay } from './upload-poll';
 import { uploadView } from './views';
 
 /**
@@ -111,7 +112,6 @@ async function answer(ctx: KnowledgeCall, row: FileRow, duplicate: boolean, wait
   return uploadView(done, duplicate);
 }
 
-const POLL_MS = 200;
 // The database away for longer than this while an upload waits: the upload answers 503, and
 // the file (stored, its ingest durable) finishes when the database is back.
 const OUTAGE_MS = 30_000;
@@ -125,7 +125,7 @@ async function untilDone(ctx: KnowledgeCall, id: string): Promise<FileRow> {
   // The file's own scope: a poll for one file, not a session check per poll.
   const kdb: KnowledgeDb = ingestDb(knowledgeConfig(ctx.env).database, schema, id);
   let unavailableSince: number | undefined;
-  for (;;) {
+  for (let attempt = 0; ; attempt++) {
     if (ctx.signal.aborted) throw new AppError(499 as 400, 'client_gone', 'The client went away.');
     let row: FileRow | undefined;
     try {
@@ -144,7 +144,7 @@ async function untilDone(ctx: KnowledgeCall, id: string): Promise<FileRow> {
     if (row.status === 'ready' || row.status === 'failed') return row;
     // A workflow that gave up during an outage is revived (the file's row stopped moving).
     reviveSoon(ctx.env, ctx.log, ctx.waitUntil);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await new Promise((resolve) => setTimeout(resolve, pollDelay(attempt)));
   }
 }
 
