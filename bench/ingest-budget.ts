@@ -198,19 +198,25 @@ async function followSteps(base: string, token: string, id: string, started: num
     });
     const { data } = (await res.json()) as { data: Progress };
     const now = Date.now();
-    if (data.status === 'processing' && last.status === 'queued')
-      marks.push({ step: 'read the file', at: now });
-    if (data.pages_done !== last.pages_done && data.pages_done > 0 && data.chunks === 0) {
+    // The first step also reads the first batch of pages (and, when that is all of them, the
+    // text and the chunk plan), so it shows as the file turning `processing` with them done.
+    const began = data.status !== 'queued' && last.status === 'queued';
+    if (began) {
+      const what = data.chunks > 0 ? ', page text + plan chunks' : '';
+      marks.push({ step: `read the file + pages 1-${data.pages_done}${what}`, at: now });
+    } else if (data.pages_done !== last.pages_done && data.pages_done > 0 && data.chunks === 0) {
       marks.push({ step: `pages ${last.pages_done + 1}-${data.pages_done}`, at: now });
     }
-    if (data.chunks > 0 && last.chunks === 0)
+    if (!began && data.chunks > 0 && last.chunks === 0)
       marks.push({ step: 'page text + plan chunks', at: now });
+    // The last chunk step makes the file ready in the same transaction.
     if (data.chunks_done !== last.chunks_done && data.chunks_done > 0) {
-      marks.push({ step: `chunks ${last.chunks_done}-${data.chunks_done - 1}`, at: now });
+      const ready = data.status === 'ready' ? ', ready' : '';
+      marks.push({ step: `chunks ${last.chunks_done}-${data.chunks_done - 1}${ready}`, at: now });
     }
     if (JSON.stringify(data) !== JSON.stringify(last)) log(JSON.stringify(data));
     if (data.status === 'ready') {
-      marks.push({ step: 'ready', at: now });
+      if (!marks.at(-1)?.step.endsWith('ready')) marks.push({ step: 'ready', at: now });
       return marks;
     }
     if (data.status === 'failed') throw new Error(`the file failed: ${JSON.stringify(data)}`);

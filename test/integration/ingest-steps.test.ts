@@ -5,7 +5,7 @@ import { makeTextPdf } from '../../dev/fixtures/pdf-builder';
 import { createLogger } from '../../shared/log/logger';
 import { sql } from 'drizzle-orm';
 import { chunkPages } from '../../workers/knowledge/src/ingest/chunker';
-import { composePdfText, planChunks } from '../../workers/knowledge/src/pipeline/steps';
+import { begin, composePdfText, planChunks } from '../../workers/knowledge/src/pipeline/steps';
 import { call, seededAdminToken } from '../helpers/auth';
 import { queryRows } from '../helpers/database';
 
@@ -78,6 +78,65 @@ describe('chunk steps', () => {
     });
     expect(batches.at(-1)!.to).toBe(whole.length);
     expect(batches.some((batch) => batch.firstIndex < batch.from)).toBe(true);
+    await call(`/moduleknowledge/file?id=${id}`, { method: 'DELETE', token });
+  });
+});
+
+describe('the first step', () => {
+  async function uploaded(pages: string[]) {
+    const token = await seededAdminToken();
+    const form = new FormData();
+    form.append('file', new File([makeTextPdf(pages)], 'first.pdf', { type: 'application/pdf' }));
+    const res = await call('/moduleknowledge/upload', { method: 'POST', body: form, token });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const { id, chunks } = (await res.json<{ data: { id: string; chunks: number } }>()).data;
+    return { id, token, chunks };
+  }
+  const layoutPages = (id: string) =>
+    queryRows<{ page: number }>(
+      sql`select page from page_layouts where file_id = ${id} order by page`,
+    );
+
+  it('reads a PDF of one batch whole, stores its text and plans its chunks', async () => {
+    const tag = crypto.randomUUID();
+    const { id, token, chunks } = await uploaded([`First step ${tag} one.`, 'Its second page.']);
+    const before = await queryRows<{ page: number; text: string }>(
+      sql`select page, text from file_pages where file_id = ${id} order by page`,
+    );
+
+    // Run again, as after a restart: the same plan and the same pages.
+    const plan = await begin(stepContext(), id, 'replayed');
+    expect(plan).toEqual({
+      format: 'pdf',
+      pages: 2,
+      batches: [],
+      chunkPlan: { chunks, batches: [{ from: 0, to: chunks, first: 1, last: 2, firstIndex: 0 }] },
+    });
+    expect(
+      await queryRows(sql`select page, text from file_pages where file_id = ${id} order by page`),
+    ).toEqual(before);
+    expect(before[0]!.text).toContain(tag);
+    expect(await layoutPages(id)).toEqual([]);
+    await call(`/moduleknowledge/file?id=${id}`, { method: 'DELETE', token });
+  });
+
+  it('keeps the first batch of a longer PDF and plans the rest', async () => {
+    const pages = Array.from(
+      { length: 5 },
+      (_, p) => `Longer ${crypto.randomUUID()} page ${p + 1}.`,
+    );
+    const { id, token } = await uploaded(pages);
+
+    const plan = await begin(stepContext({ INGEST_PAGES_PER_STEP: '2' }), id, 'replayed');
+    expect(plan).toEqual({
+      format: 'pdf',
+      pages: 5,
+      batches: [
+        { first: 3, last: 4 },
+        { first: 5, last: 5 },
+      ],
+    });
+    expect(await layoutPages(id)).toEqual([{ page: 1 }, { page: 2 }]);
     await call(`/moduleknowledge/file?id=${id}`, { method: 'DELETE', token });
   });
 });

@@ -50,20 +50,23 @@ export class IngestFile extends WorkflowEntrypoint<KnowledgeEnv, IngestParams> {
           extractPages(ctx, fileId, range),
         );
       }
-      if (plan.format === 'pdf') {
+      // A small PDF, or a format without pages, was read whole and planned in the first step.
+      if (!plan.chunkPlan && plan.format === 'pdf') {
         await step.do('page text', config, () => composePdfText(ctx, fileId));
       }
       // Named apart from the earlier 'plan chunks' (whose result had no batches): an ingest
       // that was under way across a deploy plans again instead of replaying that result.
-      const { chunks, batches } = await step.do('plan chunk batches', config, () =>
-        planChunks(ctx, fileId),
-      );
-      for (const batch of batches) {
-        await step.do(`chunks ${batch.from}-${batch.to - 1}`, config, () =>
-          indexChunks(ctx, fileId, batch),
-        );
+      const { chunks, batches } =
+        plan.chunkPlan ??
+        (await step.do('plan chunk batches', config, () => planChunks(ctx, fileId)));
+      for (const [i, batch] of batches.entries()) {
+        const last = i === batches.length - 1;
+        // The last batch makes the file ready; named apart, so that an ingest under way across
+        // a deploy, whose last batch ran before that, runs it again (it is idempotent).
+        const name = `chunks ${batch.from}-${batch.to - 1}${last ? ', ready' : ''}`;
+        await step.do(name, config, () => indexChunks(ctx, fileId, batch, { last }));
       }
-      await step.do('ready', config, () => finish(ctx, fileId));
+      if (batches.length === 0) await step.do('ready', config, () => finish(ctx, fileId));
       ctx.log.info('file ingested', { pages: plan.pages, chunks });
     } catch (err) {
       if (err instanceof FileGone || (err as Error | undefined)?.name === 'FileGone') return;

@@ -50,8 +50,14 @@ export interface PageRange {
 export interface IngestPlan {
   format: FileFormat;
   pages: number;
-  /** PDF page ranges, one extraction step each; none for formats read in one step. */
+  /** The PDF page ranges still to extract, one step each; none once every page is read. */
   batches: PageRange[];
+  /**
+   * The chunk steps, when the pages' text is stored already (formats without pages, and PDFs
+   * small enough to read in this first step): no text or planning steps follow. (Absent from
+   * the plans of ingests begun before it was added.)
+   */
+  chunkPlan?: ChunkPlan;
 }
 
 /** The file's row is gone (deleted while processing): the workflow ends quietly. */
@@ -122,27 +128,47 @@ export function begin(ctx: StepContext, fileId: string, workflowId: string): Pro
     const detected = detectFormat(bytes);
     if (!detected) throw unsupportedFormat();
     if (detected.format === 'pdf') {
-      const { pageCount, used } = await extractPdfLayout(bytes, {
+      // The first batch of pages is read while the document is open anyway: one parse and one
+      // step fewer, and a PDF of one batch (most of them) is read whole here.
+      const { pageCount, pages, used } = await extractPdfLayout(bytes, {
         ...limits,
-        pages: { first: 1, last: 0 },
+        pages: { first: 1, last: settings(ctx).pagesPerStep },
         consumeBytes: true,
       });
-      await kdb.run(
-        setProgress(kdb.db, fileId, {
-          status: 'processing',
-          pages: pageCount,
-          workflowId,
-          decodedBytes: used.decodedBytes,
-          parsedBytes: used.parsedBytes,
-        }),
-      );
-      return { format: 'pdf', pages: pageCount, batches: ranges(pageCount, settings(ctx)) };
+      const [first, ...rest] = ranges(pageCount, settings(ctx));
+      const progress: Progress = {
+        status: 'processing',
+        pages: pageCount,
+        pagesDone: first?.last ?? 0,
+        workflowId,
+        decodedBytes: used.decodedBytes,
+        parsedBytes: used.parsedBytes,
+      };
+      if (rest.length === 0) {
+        const texts = pageTexts(pages);
+        const chunkPlan = planOf(ctx, chunkTexts(ctx, texts));
+        await storePdfText(kdb, fileId, texts, { ...progress, chunks: chunkPlan.chunks });
+        return { format: 'pdf', pages: pageCount, batches: [], chunkPlan };
+      }
+      await runAll(kdb, [
+        ...storeLayouts(kdb.db, fileId, pages),
+        setProgress(kdb.db, fileId, progress),
+      ]);
+      return { format: 'pdf', pages: pageCount, batches: rest };
     }
     const sections = await documentSections(bytes, detected, limits);
+    const chunkPlan = planOf(
+      ctx,
+      chunkTexts(
+        ctx,
+        sections.map((section) => section.text),
+      ),
+    );
     const progress: Progress = {
       status: 'processing',
       pages: sections.length,
       pagesDone: sections.length,
+      chunks: chunkPlan.chunks,
       workflowId,
     };
     await runAll(kdb, [
@@ -153,7 +179,7 @@ export function begin(ctx: StepContext, fileId: string, workflowId: string): Pro
       ),
       setProgress(kdb.db, fileId, progress),
     ]);
-    return { format: detected.format, pages: sections.length, batches: [] };
+    return { format: detected.format, pages: sections.length, batches: [], chunkPlan };
   });
 }
 
@@ -203,18 +229,28 @@ export function composePdfText(ctx: StepContext, fileId: string) {
       if (stored && stored.pages > 0) return { pages: stored.pages };
     }
     const texts = pageTexts(rows.map((row) => row.layout as PageLayout));
-    if (!hasExtractableText(texts)) throw new PdfTextError('no_text');
-    await runAll(kdb, [
-      ...storePages(
-        kdb.db,
-        fileId,
-        texts.map((text, i) => ({ page: i + 1, text, label: null })),
-      ),
-      clearLayouts(kdb.db, fileId),
-      setProgress(kdb.db, fileId, { pagesDone: texts.length }),
-    ]);
+    await storePdfText(kdb, fileId, texts, { pagesDone: texts.length });
     return { pages: texts.length };
   });
+}
+
+/** Every page's text (from all the layouts), stored with the progress; the layouts go. */
+async function storePdfText(
+  kdb: KnowledgeDb,
+  fileId: string,
+  texts: readonly string[],
+  progress: Progress,
+) {
+  if (!hasExtractableText(texts)) throw new PdfTextError('no_text');
+  await runAll(kdb, [
+    ...storePages(
+      kdb.db,
+      fileId,
+      texts.map((text, i) => ({ page: i + 1, text, label: null })),
+    ),
+    clearLayouts(kdb.db, fileId),
+    setProgress(kdb.db, fileId, progress),
+  ]);
 }
 
 /**
@@ -230,15 +266,26 @@ async function chunksOf(
   pages?: PageRange & { firstIndex: number },
 ): Promise<Chunk[]> {
   const rows = await kdb.run(pagesOf(kdb.db, fileId, pages));
-  const ingest = settings(ctx);
   const firstPage = pages?.first ?? 1;
   const texts: string[] = [];
   for (const row of rows) texts[row.page - firstPage] = row.text;
-  const chunks = chunkPages(
+  return chunkTexts(
+    ctx,
     Array.from(texts, (text) => text ?? ''),
-    { chunkSize: ingest.chunkSize, overlap: ingest.chunkOverlap },
+    firstPage,
+    pages?.firstIndex ?? 0,
   );
-  const firstIndex = pages?.firstIndex ?? 0;
+}
+
+/** The chunks of consecutive pages' texts, the first of them page `firstPage`. */
+function chunkTexts(
+  ctx: StepContext,
+  texts: readonly string[],
+  firstPage = 1,
+  firstIndex = 0,
+): Chunk[] {
+  const ingest = settings(ctx);
+  const chunks = chunkPages(texts, { chunkSize: ingest.chunkSize, overlap: ingest.chunkOverlap });
   return chunks.map((chunk) => ({
     ...chunk,
     page: chunk.page + firstPage - 1,
@@ -262,11 +309,22 @@ export interface ChunkBatch extends PageRange {
 export function planChunks(ctx: StepContext, fileId: string) {
   return guarded(ctx, fileId, async (kdb) => {
     await loadFile(ctx, kdb, fileId);
-    const chunks = await chunksOf(ctx, kdb, fileId);
-    await kdb.run(setProgress(kdb.db, fileId, { chunks: chunks.length }));
-    return { chunks: chunks.length, batches: chunkBatches(chunks, settings(ctx).chunksPerStep) };
+    const plan = planOf(ctx, await chunksOf(ctx, kdb, fileId));
+    await kdb.run(setProgress(kdb.db, fileId, { chunks: plan.chunks }));
+    return plan;
   });
 }
+
+/** The file's chunk count and its chunk steps. */
+export interface ChunkPlan {
+  chunks: number;
+  batches: ChunkBatch[];
+}
+
+const planOf = (ctx: StepContext, chunks: readonly Chunk[]): ChunkPlan => ({
+  chunks: chunks.length,
+  batches: chunkBatches(chunks, settings(ctx).chunksPerStep),
+});
 
 function chunkBatches(chunks: readonly Chunk[], perStep: number): ChunkBatch[] {
   const firstOnPage = new Map<number, number>();
@@ -287,8 +345,17 @@ function chunkBatches(chunks: readonly Chunk[], perStep: number): ChunkBatch[] {
   return batches;
 }
 
-/** One batch of chunks: embedded (their index form, see normaliseForIndex) and stored. */
-export function indexChunks(ctx: StepContext, fileId: string, batch: ChunkBatch) {
+/**
+ * One batch of chunks: embedded (their index form, see normaliseForIndex) and stored. The last
+ * batch also makes the file ready, in the same transaction as its chunks: one step fewer, and
+ * still no moment when the file is searchable with chunks missing.
+ */
+export function indexChunks(
+  ctx: StepContext,
+  fileId: string,
+  batch: ChunkBatch,
+  options: { last?: boolean } = {},
+) {
   return guarded(ctx, fileId, async (kdb) => {
     const file = await loadFile(ctx, kdb, fileId);
     const config = knowledgeConfig(ctx.env);
@@ -310,31 +377,32 @@ export function indexChunks(ctx: StepContext, fileId: string, batch: ChunkBatch)
         file,
         slice.map((chunk, i) => ({ ...chunk, embedding: vectors[i]! })),
       ),
-      setProgress(kdb.db, fileId, {
-        chunksDone: batch.to,
-        errorCode: null,
-        errorMessage: null,
-      }),
+      setProgress(
+        kdb.db,
+        fileId,
+        options.last ? ready(file) : { chunksDone: batch.to, errorCode: null, errorMessage: null },
+      ),
     ]);
     return { indexed: slice.length };
   });
 }
 
-/** The file becomes searchable: every chunk is in place. */
+/** The file becomes searchable (a file without chunks; see indexChunks for the others). */
 export function finish(ctx: StepContext, fileId: string) {
   return guarded(ctx, fileId, async (kdb) => {
     const file = await loadFile(ctx, kdb, fileId);
-    await kdb.run(
-      setProgress(kdb.db, fileId, {
-        status: 'ready',
-        pagesDone: file.pages,
-        chunksDone: file.chunks,
-        errorCode: null,
-        errorMessage: null,
-      }),
-    );
+    await kdb.run(setProgress(kdb.db, fileId, ready(file)));
   });
 }
+
+/** Every chunk is in place: the file's progress when it becomes searchable. */
+const ready = (file: { pages: number; chunks: number }): Progress => ({
+  status: 'ready',
+  pagesDone: file.pages,
+  chunksDone: file.chunks,
+  errorCode: null,
+  errorMessage: null,
+});
 
 /**
  * After the retries of a step ran out: the file fails with the last error a step wrote down
