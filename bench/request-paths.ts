@@ -34,7 +34,9 @@ import {
   measureList,
   measureLogin,
   measureMe,
+  measureHybridOverVector,
   measureQuery,
+  type HybridOverVector,
   type RouteContext,
 } from './paths/route-measurements.ts';
 import { seedChunks } from './paths/seed-chunks.ts';
@@ -64,6 +66,7 @@ export interface RequestPaths {
   nearest_plan: string;
   probes: Probes;
   routes: RouteFigure[];
+  hybrid_over_vector: HybridOverVector;
   chat: ChatOverhead;
   me_during_ingest: MeDuringIngest;
 }
@@ -143,6 +146,8 @@ export async function runRequestPaths(options: RequestPathsOptions): Promise<Req
     log(`paths: query, ${mode} (${samples} with their floors)`);
     routes.push(await measureQuery(ctx, questions, samples, mode));
   }
+  log(`paths: query, hybrid against vector interleaved (${samples} each)`);
+  const hybridOverVector = await measureHybridOverVector(ctx, questions, samples);
   log(`paths: list (${samples})`);
   routes.push(await measureList(ctx, seeded.fileIds, samples));
   log(`paths: me (${samples})`);
@@ -187,6 +192,7 @@ export async function runRequestPaths(options: RequestPathsOptions): Promise<Req
     nearest_plan: plan,
     probes,
     routes,
+    hybrid_over_vector: hybridOverVector,
     chat,
     me_during_ingest: ingest,
   };

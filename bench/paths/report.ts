@@ -103,6 +103,14 @@ export function printRequestPaths(r: RequestPaths): void {
       routeLines,
     ),
   );
+  const hv = r.hybrid_over_vector;
+  console.log(
+    `\nHybrid against vector, interleaved (${hv.routes.hybrid.n} each): routes p50 ` +
+      `${ms(hv.routes.hybrid.median_ms)} / ${ms(hv.routes.vector.median_ms)} ms = ` +
+      `${hv.routes.ratio_p50.toFixed(2)}× (target ${hv.target}: ${hv.met ? 'met' : 'NOT met'}); ` +
+      `their statements on pg ${ms(hv.statements.hybrid.median_ms)} / ` +
+      `${ms(hv.statements.vector.median_ms)} ms = ${hv.statements.ratio_p50.toFixed(2)}×`,
+  );
   console.log('\nFloors:');
   for (const route of r.routes) console.log(`  ${route.route}: ${route.floor.what}`);
   console.log(

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type pg from 'pg';
 import type { DatabaseSettings } from '../../shared/db/database.ts';
-import { stats } from '../stats.ts';
+import { stats, type Stats } from '../stats.ts';
 import {
   runStatement,
   workerSql,
@@ -221,4 +221,63 @@ async function passwordModule(): Promise<PasswordModule> {
   const root = path.resolve(import.meta.dirname, '../..');
   const file = pathToFileURL(path.join(root, 'workers/auth/src/password.ts')).href;
   return (await import(file)) as PasswordModule;
+}
+
+export interface HybridOverVector {
+  what: string;
+  routes: { hybrid: Stats; vector: Stats; ratio_p50: number };
+  statements: { hybrid: Stats; vector: Stats; ratio_p50: number };
+  target: string;
+  met: boolean;
+}
+
+/**
+ * Hybrid against vector search in one interleaved loop: the ratio issue 14 targets, with both
+ * routes (and both bare statements) under the same load. The per-mode figures above run one
+ * mode after the other, so their ratio also holds whatever changed in between.
+ */
+export async function measureHybridOverVector(
+  ctx: RouteContext,
+  questions: string[],
+  samples: number,
+): Promise<HybridOverVector> {
+  const question = (i: number) => questions[(i + questions.length) % questions.length]!;
+  const vectors = new Map<string, number[]>();
+  for (const q of questions) vectors.set(q, await embedQuestion(ctx.modelBase, q));
+  const route = (mode: 'hybrid' | 'vector') => async (i: number) => {
+    const found = await service.query(ctx.service, question(i), TOP, mode);
+    if (found !== TOP) throw new Error(`the ${mode} query found ${found} chunks, not ${TOP}`);
+  };
+  const statement = (mode: 'hybrid' | 'vector') => async (i: number) => {
+    const q = question(i);
+    const rendered = ctx.statements.render(ctx.statements.search(vectors.get(q)!, q, TOP, mode));
+    await ctx.db.query('begin');
+    try {
+      await runStatement(ctx.db, ctx.statements.render(ctx.statements.session(ctx.claim)));
+      const run = await timed(() => runStatement(ctx.db, rendered));
+      return { ms: run.ms };
+    } finally {
+      await ctx.db.query('commit');
+    }
+  };
+  const measured = await interleaved(samples, WARMUP, {
+    hybrid: route('hybrid'),
+    vector: route('vector'),
+    hybrid_statement: statement('hybrid'),
+    vector_statement: statement('vector'),
+  });
+  const ratio = (a: Stats, b: Stats) => Math.round((a.median_ms / b.median_ms) * 1000) / 1000;
+  const routes = { hybrid: stats(measured.hybrid!), vector: stats(measured.vector!) };
+  const statements = {
+    hybrid: stats(measured['hybrid_statement.ms']!),
+    vector: stats(measured['vector_statement.ms']!),
+  };
+  const routeRatio = ratio(routes.hybrid, routes.vector);
+  return {
+    what: `GET /moduleknowledge/query (top ${TOP}) hybrid against vector, interleaved; their statements on pg`,
+    routes: { ...routes, ratio_p50: routeRatio },
+    statements: { ...statements, ratio_p50: ratio(statements.hybrid, statements.vector) },
+    target: 'hybrid p50 ≤ 1.2 × vector p50',
+    met: routeRatio <= 1.2,
+  };
 }
