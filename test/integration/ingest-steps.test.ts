@@ -110,6 +110,7 @@ describe('the first step', () => {
       format: 'pdf',
       pages: 2,
       batches: [],
+      textStored: true,
       chunkPlan: { chunks, batches: [{ from: 0, to: chunks, first: 1, last: 2, firstIndex: 0 }] },
     });
     expect(
@@ -138,5 +139,27 @@ describe('the first step', () => {
     });
     expect(await layoutPages(id)).toEqual([{ page: 1 }, { page: 2 }]);
     await call(`/moduleknowledge/file?id=${id}`, { method: 'DELETE', token });
+  });
+
+  it('plans a long text in a step of its own, not in the first one', async () => {
+    const token = await seededAdminToken();
+    const line = `A long plain text ${crypto.randomUUID()} keeps going with words.\n`;
+    const text = line.repeat(Math.ceil(1_100_000 / line.length));
+    const form = new FormData();
+    form.append('file', new File([text], 'long.txt', { type: 'text/plain' }));
+    const res = await call('/moduleknowledge/upload?async=true', {
+      method: 'POST',
+      body: form,
+      token,
+    });
+    expect(res.status, await res.clone().text()).toBe(202);
+    const { id } = (await res.json<{ data: { id: string } }>()).data;
+    try {
+      const plan = await begin(stepContext(), id, 'replayed');
+      expect(plan).toMatchObject({ format: 'text', batches: [], textStored: true });
+      expect(plan.chunkPlan).toBeUndefined();
+    } finally {
+      await call(`/moduleknowledge/file?id=${id}`, { method: 'DELETE', token });
+    }
   });
 });

@@ -50,8 +50,8 @@ export class IngestFile extends WorkflowEntrypoint<KnowledgeEnv, IngestParams> {
           extractPages(ctx, fileId, range),
         );
       }
-      // A small PDF, or a format without pages, was read whole and planned in the first step.
-      if (!plan.chunkPlan && plan.format === 'pdf') {
+      // A small PDF, or a format without pages, was read whole (and mostly planned) already.
+      if (!plan.textStored && plan.format === 'pdf') {
         await step.do('page text', config, () => composePdfText(ctx, fileId));
       }
       // Named apart from the earlier 'plan chunks' (whose result had no batches): an ingest

@@ -53,12 +53,22 @@ export interface IngestPlan {
   /** The PDF page ranges still to extract, one step each; none once every page is read. */
   batches: PageRange[];
   /**
-   * The chunk steps, when the pages' text is stored already (formats without pages, and PDFs
-   * small enough to read in this first step): no text or planning steps follow. (Absent from
-   * the plans of ingests begun before it was added.)
+   * The pages' text is stored already (formats without pages, and PDFs small enough to read in
+   * this first step): no text step follows. (This and `chunkPlan` are absent from the plans of
+   * ingests begun before they were added.)
    */
+  textStored?: boolean;
+  /** The chunk steps, when the text was small enough to plan them here too (PLAN_AT_ONCE_CHARS). */
   chunkPlan?: ChunkPlan;
 }
+
+/**
+ * A text up to this long is chunked and planned in the first step, which read it. A longer one
+ * is planned in a step of its own, as before: the first step also holds the original's bytes,
+ * and its memory must stay within budget for the largest documents. (One batch of PDF pages is
+ * usually far below it: 25 pages of dense text are ~100,000 characters.)
+ */
+const PLAN_AT_ONCE_CHARS = 1_000_000;
 
 /** The file's row is gone (deleted while processing): the workflow ends quietly. */
 export class FileGone extends NonRetryableError {
@@ -146,9 +156,9 @@ export function begin(ctx: StepContext, fileId: string, workflowId: string): Pro
       };
       if (rest.length === 0) {
         const texts = pageTexts(pages);
-        const chunkPlan = planOf(ctx, chunkTexts(ctx, texts));
-        await storePdfText(kdb, fileId, texts, { ...progress, chunks: chunkPlan.chunks });
-        return { format: 'pdf', pages: pageCount, batches: [], chunkPlan };
+        const chunkPlan = planAtOnce(ctx, texts);
+        await storePdfText(kdb, fileId, texts, { ...progress, chunks: chunkPlan?.chunks });
+        return { format: 'pdf', pages: pageCount, batches: [], textStored: true, chunkPlan };
       }
       await runAll(kdb, [
         ...storeLayouts(kdb.db, fileId, pages),
@@ -157,18 +167,15 @@ export function begin(ctx: StepContext, fileId: string, workflowId: string): Pro
       return { format: 'pdf', pages: pageCount, batches: rest };
     }
     const sections = await documentSections(bytes, detected, limits);
-    const chunkPlan = planOf(
+    const chunkPlan = planAtOnce(
       ctx,
-      chunkTexts(
-        ctx,
-        sections.map((section) => section.text),
-      ),
+      sections.map((section) => section.text),
     );
     const progress: Progress = {
       status: 'processing',
       pages: sections.length,
       pagesDone: sections.length,
-      chunks: chunkPlan.chunks,
+      chunks: chunkPlan?.chunks,
       workflowId,
     };
     await runAll(kdb, [
@@ -179,7 +186,13 @@ export function begin(ctx: StepContext, fileId: string, workflowId: string): Pro
       ),
       setProgress(kdb.db, fileId, progress),
     ]);
-    return { format: detected.format, pages: sections.length, batches: [], chunkPlan };
+    return {
+      format: detected.format,
+      pages: sections.length,
+      batches: [],
+      textStored: true,
+      chunkPlan,
+    };
   });
 }
 
@@ -325,6 +338,13 @@ const planOf = (ctx: StepContext, chunks: readonly Chunk[]): ChunkPlan => ({
   chunks: chunks.length,
   batches: chunkBatches(chunks, settings(ctx).chunksPerStep),
 });
+
+/** The whole document's chunk plan, if its text is short enough to plan in the step at hand. */
+function planAtOnce(ctx: StepContext, texts: readonly string[]): ChunkPlan | undefined {
+  let length = 0;
+  for (const text of texts) length += text.length;
+  return length <= PLAN_AT_ONCE_CHARS ? planOf(ctx, chunkTexts(ctx, texts)) : undefined;
+}
 
 function chunkBatches(chunks: readonly Chunk[], perStep: number): ChunkBatch[] {
   const firstOnPage = new Map<number, number>();
