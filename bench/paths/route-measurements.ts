@@ -65,17 +65,8 @@ export async function measureQuery(
     },
     floor: async (i) => {
       const embedding = await timed(() => embedQuestion(ctx.modelBase, question(i)));
-      const statement = ctx.statements.render(statementFor(embedding.value, i));
-      // As the owner (no policies) but for the user, as the statement needs (the keyword list
-      // searches the collections of the user the session names); only the statement is timed.
-      await ctx.db.query('begin');
-      try {
-        await runStatement(ctx.db, ctx.statements.render(ctx.statements.session(ctx.claim)));
-        const run = await timed(() => runStatement(ctx.db, statement));
-        return { embedding: embedding.ms, statement: run.ms };
-      } finally {
-        await ctx.db.query('commit');
-      }
+      const statement = await statementForUser(ctx, statementFor(embedding.value, i));
+      return { embedding: embedding.ms, statement };
     },
     worker_sql: async (i) => {
       await http.send(
@@ -250,15 +241,8 @@ export async function measureHybridOverVector(
   };
   const statement = (mode: 'hybrid' | 'vector') => async (i: number) => {
     const q = question(i);
-    const rendered = ctx.statements.render(ctx.statements.search(vectors.get(q)!, q, TOP, mode));
-    await ctx.db.query('begin');
-    try {
-      await runStatement(ctx.db, ctx.statements.render(ctx.statements.session(ctx.claim)));
-      const run = await timed(() => runStatement(ctx.db, rendered));
-      return { ms: run.ms };
-    } finally {
-      await ctx.db.query('commit');
-    }
+    const ms = await statementForUser(ctx, ctx.statements.search(vectors.get(q)!, q, TOP, mode));
+    return { ms };
   };
   const measured = await interleaved(samples, WARMUP, {
     hybrid: route('hybrid'),
@@ -280,4 +264,23 @@ export async function measureHybridOverVector(
     target: 'hybrid p50 ≤ 1.2 × vector p50',
     met: routeRatio <= 1.2,
   };
+}
+
+/**
+ * A worker's statement on `pg` as the owner (no policies) but for the session's user, as the
+ * statement needs (the keyword list searches the collections of the user the session names);
+ * only the statement is timed, in ms.
+ */
+async function statementForUser(
+  ctx: RouteContext,
+  statement: Parameters<RouteContext['statements']['render']>[0],
+): Promise<number> {
+  const rendered = ctx.statements.render(statement);
+  await ctx.db.query('begin');
+  try {
+    await runStatement(ctx.db, ctx.statements.render(ctx.statements.session(ctx.claim)));
+    return (await timed(() => runStatement(ctx.db, rendered))).ms;
+  } finally {
+    await ctx.db.query('commit');
+  }
 }
