@@ -1,8 +1,9 @@
-// The keyword list (kbchat_keyword_candidates, migration 0014) skips scoring the chunks that
-// have only the question's most common terms when enough chunks have a rarer one: each of
-// those outranks every chunk without one. That shortcut must never change the list. Here a
-// collection is built where the shortcut applies, and its list is compared with the same
-// function asked for a list too deep for the shortcut (so every matching chunk is scored).
+// The keyword list (kbchat_keyword_candidates, migrations 0014 and 0017) skips scoring the
+// chunks that have only the question's most common terms when enough chunks have a rarer one
+// and each of those outranks every chunk without one. That shortcut must never change the
+// list. Here collections are built where the shortcut applies, and each list is compared with
+// the same function asked for a list too deep for the shortcut (so every matching chunk is
+// scored).
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { quoteLexeme } from '../../workers/knowledge/src/ingest/search-terms';
@@ -11,30 +12,13 @@ import { inRolledBackTransaction, scratchFiles } from '../helpers/database';
 const CHUNKS = 300;
 const DEPTH = 50;
 
-/**
- * Terms of chunk i: "commonword" in 171 of the 300 chunks, "midword" in 100, "rareword" in 75,
- * "scarceword" in 8. Sorted from the most common, "commonword" alone is a run whose idf is
- * below every rarer term's, and "midword" (df 100 ≥ 50) is left essential: the shortcut
- * applies. The overlaps give many different scores, and many ties (decided by id).
- */
-function termsOf(i: number): string[] {
-  const terms = [`filler${i}`];
-  if (i % 2 === 0 || i % 7 === 0) terms.push('commonword');
-  if (i % 3 === 0) terms.push('midword');
-  if (i % 4 === 1) terms.push('rareword');
-  if (i % 37 === 5) terms.push('scarceword');
-  return terms;
-}
-
-const QUESTION = ['commonword', 'midword', 'rareword', 'scarceword', 'absentword'];
-
 type Ranked = { id: string; rank: string };
 type Lists = { shortcut: Ranked[]; everyMatch: Ranked[] };
 
 /**
- * Chunks i ≡ 0 (mod 5) are in a second file: fewer than DEPTH of them have a rarer term, so
- * asked about that file alone the split still applies (it is chosen from the collection's
- * counts) but the shortcut's chunks do not suffice and every match must be scored.
+ * Chunks i ≡ 0 (mod 5) are in a second file: asked about that file alone, fewer than DEPTH of
+ * its chunks have a rarer term, so the split (chosen from the collection's counts) is there
+ * but its chunks do not suffice and every match must be scored.
  */
 const inSecondFile = (i: number) => i % 5 === 0;
 
@@ -45,10 +29,17 @@ const textArray = (items: string[]) =>
     sql`, `,
   )}]::text[]`;
 
-it('gives the same ranking as scoring every matching chunk', async () => {
-  // In a transaction that is rolled back: the collection, its files and chunks never exist
-  // for other tests.
-  const { lists, secondFile } = await inRolledBackTransaction(async (tx) => {
+/**
+ * A collection of CHUNKS chunks with the terms `termsOf(i)` (and a term of its own each), in
+ * two files; the question's list at DEPTH and at CHUNKS, for the collection and for the
+ * second file alone. In a transaction that is rolled back: the collection, its files and
+ * chunks never exist for other tests.
+ */
+async function lists(
+  termsOf: (i: number) => string[],
+  question: string[],
+): Promise<{ collection: Lists; secondFile: Lists }> {
+  return inRolledBackTransaction(async (tx) => {
     const {
       admin,
       collection,
@@ -58,7 +49,7 @@ it('gives the same ranking as scoring every matching chunk', async () => {
       sql`select kbchat_session(${admin.id}::uuid, ${admin.session_epoch}::int, true)`,
     );
     const tsvectors = Array.from({ length: CHUNKS }, (_, i) =>
-      termsOf(i).map(quoteLexeme).join(' '),
+      [`filler${i}`, ...termsOf(i)].map(quoteLexeme).join(' '),
     );
     const fileOf = Array.from({ length: CHUNKS }, (_, i) => (inSecondFile(i) ? second! : file!));
     await tx.execute(sql`
@@ -71,28 +62,85 @@ it('gives the same ranking as scoring every matching chunk', async () => {
       (
         await tx.execute<Ranked>(sql`
           select id::text, rank::text from kbchat_keyword_candidates(
-            ${textArray(QUESTION.map(quoteLexeme))}::tsquery[], ${textArray(QUESTION)}, ${depth}::int,
+            ${textArray(question.map(quoteLexeme))}::tsquery[], ${textArray(question)}, ${depth}::int,
             ${files ? sql`${textArray(files)}::uuid[]` : sql`null`}, array[${collection}::uuid], 0.5::float8, 200::int)`)
       ).rows;
     const both = async (files: string[] | null): Promise<Lists> => ({
       shortcut: await list(DEPTH, files),
       everyMatch: await list(CHUNKS, files),
     });
-    return { lists: await both(null), secondFile: await both([second!]) };
+    return { collection: await both(null), secondFile: await both([second!]) };
   });
-  expect(lists.shortcut).toHaveLength(DEPTH);
-  expect(lists.shortcut).toEqual(lists.everyMatch.slice(0, DEPTH));
+}
+
+const indexes = Array.from({ length: CHUNKS }, (_, i) => i);
+
+it('gives the same ranking as scoring every matching chunk', async () => {
+  /**
+   * "commonword" in 171 of the 300 chunks, "midword" in 100, "rareword" in 75, "scarceword"
+   * in 8. Sorted from the most common, "commonword" alone is a run whose idf is below every
+   * rarer term's, and "midword" (df 100 ≥ 50) is left essential: 0014's split applies. The
+   * overlaps give many different scores, and many ties (decided by id).
+   */
+  const termsOf = (i: number) =>
+    [
+      (i % 2 === 0 || i % 7 === 0) && 'commonword',
+      i % 3 === 0 && 'midword',
+      i % 4 === 1 && 'rareword',
+      i % 37 === 5 && 'scarceword',
+    ].filter((t) => t !== false);
+  const found = await lists(termsOf, [
+    'commonword',
+    'midword',
+    'rareword',
+    'scarceword',
+    'absentword',
+  ]);
+  expect(found.collection.shortcut).toHaveLength(DEPTH);
+  expect(found.collection.shortcut).toEqual(found.collection.everyMatch.slice(0, DEPTH));
   // Every chunk with any of the terms is in the deep list.
-  const matching = Array.from({ length: CHUNKS }, (_, i) => i).filter((i) => termsOf(i).length > 1);
-  expect(lists.everyMatch).toHaveLength(matching.length);
+  const matching = indexes.filter((i) => termsOf(i).length > 0);
+  expect(found.collection.everyMatch).toHaveLength(matching.length);
 
   // One file: the split's chunks there are too few, so every match there is scored.
   const inSecond = matching.filter(inSecondFile);
-  const rarer = inSecond.filter((i) =>
-    termsOf(i).some((t) => t !== 'commonword' && !t.startsWith('filler')),
-  );
+  const rarer = inSecond.filter((i) => termsOf(i).some((t) => t !== 'commonword'));
   expect(rarer.length).toBeLessThan(DEPTH);
   expect(inSecond.length).toBeGreaterThan(DEPTH);
-  expect(secondFile.everyMatch).toHaveLength(inSecond.length);
-  expect(secondFile.shortcut).toEqual(secondFile.everyMatch.slice(0, DEPTH));
+  expect(found.secondFile.everyMatch).toHaveLength(inSecond.length);
+  expect(found.secondFile.shortcut).toEqual(found.secondFile.everyMatch.slice(0, DEPTH));
+});
+
+it('gives the same ranking when only a threshold splits the terms', async () => {
+  /**
+   * "alpha" and "beta" in 150 chunks each, "gamma" in 120, "delta" in 60, "scarceword" in 8:
+   * all 300 chunks have a term. The 60 delta chunks have alpha, beta and gamma too. No run of
+   * common terms has an idf sum below the next rarer term's (alpha and beta share one idf,
+   * and scarceword has too few chunks to fill the list), so 0014's rule splits nothing and
+   * would score every chunk (488 postings, more than 8 × DEPTH). 0017's threshold, the 50th
+   * best score among the rarest terms' chunks (delta's: all four terms), leaves alpha, beta
+   * and gamma non-essential.
+   */
+  const termsOf = (i: number) => {
+    const delta = i % 5 === 0;
+    return [
+      ...(delta ? ['alpha', 'beta', 'gamma', 'delta'] : []),
+      (i % 5 === 1 || (i % 5 === 4 && i % 2 === 0)) && 'alpha',
+      (i % 5 === 2 || (i % 5 === 4 && i % 2 === 1)) && 'beta',
+      i % 5 === 3 && 'gamma',
+      i % 37 === 5 && 'scarceword',
+    ].filter((t) => t !== false);
+  };
+  const count = (term: string) => indexes.filter((i) => termsOf(i).includes(term)).length;
+  expect([count('alpha'), count('beta'), count('gamma'), count('delta')]).toEqual([
+    150, 150, 120, 60,
+  ]);
+  const found = await lists(termsOf, ['alpha', 'beta', 'gamma', 'delta', 'scarceword']);
+  expect(found.collection.shortcut).toHaveLength(DEPTH);
+  expect(found.collection.shortcut).toEqual(found.collection.everyMatch.slice(0, DEPTH));
+  expect(found.collection.everyMatch).toHaveLength(CHUNKS);
+
+  // The second file holds the 60 delta chunks: the threshold applies there too.
+  expect(found.secondFile.everyMatch).toHaveLength(CHUNKS / 5);
+  expect(found.secondFile.shortcut).toEqual(found.secondFile.everyMatch.slice(0, DEPTH));
 });

@@ -77,7 +77,7 @@ export async function searchChunks(kdb: KnowledgeDb, options: SearchOptions) {
  *   `ready` and file filters apply to the index scan's rows (iterative scans, on for the
  *   database, keep it finding rows until enough pass).
  * - `keyword_list`: the chunks sharing terms with the question, from
- *   kbchat_keyword_candidates (migrations 0012 and 0014: GIN index on `search_terms`, each term's
+ *   kbchat_keyword_candidates (migrations 0012, 0014, 0017: GIN index on `search_terms`, each term's
  *   document frequency counted once per statement), scored by the sum of the shared terms'
  *   inverse document frequency (BM25's idf), so a rare code or amount outweighs many common
  *   words. Chunks are short and of similar length, so presence is scored, not frequency or
@@ -117,7 +117,7 @@ export function searchQuery(options: SearchOptions): SQL {
       ) nearest`
     : sql`select null::bigint as id, null::bigint as rank, null::float8 as distance where false`;
 
-  // The keyword list comes from a function (migrations 0012, 0014): under row-level security the
+  // The keyword list comes from a function (migrations 0012, 0014, 0017): under row-level security the
   // GIN index cannot serve @@ (not a leakproof operator) and every keyword search would read
   // every chunk; the function applies the read policy's rule itself, with the index.
   const keywordList = useKeyword
