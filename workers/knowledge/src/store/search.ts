@@ -147,12 +147,20 @@ export function searchQuery(options: SearchOptions): SQL {
              coalesce(1.0 / (${RRF_K} + v.rank), 0)
                + coalesce(${keywordWeight}::numeric / (${RRF_K} + k.rank), 0) as score
       from vector_list v full join keyword_list k on k.id = v.id
+    ),
+    -- The rows that can be in the answer: a score at least the last place's, ties included
+    -- (similarity breaks them). Only these are joined to their chunk, file and page and, found
+    -- by keywords alone, get their similarity computed: not all of both lists.
+    candidates as materialized (
+      select * from fused
+      where fused.score >= coalesce(
+        (select s.score from fused s order by s.score desc offset ${top - 1}::int limit 1), 0)
     )
     select fused.id, 1 - coalesce(fused.distance, ${chunks.embedding} <=> ${literal}) as similarity,
            ${chunks.content} as content, ${chunks.fileId} as file_id, f.name as file_name,
            ${chunks.collectionId} as collection_id, col.name as collection_name,
            ${chunks.page} as page, p.label as section, fused.vector_rank, fused.keyword_rank
-    from fused
+    from candidates fused
     join ${chunks} on ${chunks.id} = fused.id
     join ${files} f on f.id = ${chunks.fileId}
     join ${collections} col on col.id = ${chunks.collectionId}
