@@ -14,7 +14,8 @@
 --    it cannot be in the list (at least p_depth chunks score more), and that run is
 --    non-essential. Above: 498 chunks scored instead of 7,435. Any chunks would give a valid
 --    threshold; the rarest terms' give a high one, and at most 4 × p_depth of them are read,
---    only when 0014's split leaves more than 8 × p_depth chunks to score.
+--    only when the terms 0014's split leaves essential have more than 8 × p_depth chunks
+--    between them (their df summed, before the file and collection filters).
 -- 2. The chunks to score are found with one index scan of the terms OR-ed, and each is scored
 --    by a subquery over its row, instead of one scan per term, a grouping, and a second
 --    fetch of every row for the common terms.
@@ -107,8 +108,9 @@ AS $$
   ),
   -- Up to 4 × p_depth chunks of the rarest terms, each scored by all its terms. The p_depth-th
   -- best score among any chunks is at most the list's last score: the threshold. Read only
-  -- when 0014's split leaves chunks for more than 8 × p_depth to score: for most questions it
-  -- leaves a few hundred, and scoring 200 more to find the threshold cost more than it saved.
+  -- when the terms 0014's split leaves essential have more than 8 × p_depth chunks (df
+  -- summed): for most questions they have a few hundred, and scoring 4 × p_depth more to find
+  -- the threshold cost more than it saved.
   seed AS MATERIALIZED (
     SELECT DISTINCT ON (x.id) x.id, x.score FROM (
       SELECT m.id, m.score
@@ -157,7 +159,9 @@ AS $$
       AND (p_file_ids IS NULL OR ch.file_id = any(p_file_ids))
       AND (p_collection_ids IS NULL OR ch.collection_id = any(p_collection_ids))
   ),
-  -- Enough chunks with an essential term: each outranks every chunk without one.
+  -- Enough chunks with an essential term. With 0014's cut each of them outranks every chunk
+  -- without one; with the threshold's, at least p_depth of them (the seed's best) score at
+  -- least the threshold, above every chunk without one. Either way the list is among them.
   pruned_suffices AS MATERIALIZED (
     SELECT (SELECT sp.cut FROM split sp) > 0 AND (SELECT count(*) FROM pruned) >= p_depth AS yes
   ),
