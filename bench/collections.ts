@@ -95,7 +95,7 @@ async function main(out: string): Promise<void> {
     rows,
     vector_queries: counts.vector,
     hybrid_queries: counts.hybrid,
-    settings: `hnsw.ef_search ${EF_SEARCH}, hnsw.iterative_scan relaxed_order, random_page_cost 1.1 (migration 0004)`,
+    settings: `hnsw.ef_search ${EF_SEARCH}, hnsw.iterative_scan relaxed_order, random_page_cost 1.1 (migrations 0004, 0016)`,
     layouts: [],
     cases: workload.cases.map((c) => ({
       key: c.key,

@@ -38,7 +38,7 @@ export const OPTIONS: OptionSpec[] = [
     detail: 'hnsw.max_scan_tuples = 100000',
     settings: ['hnsw.max_scan_tuples = 100000'],
   },
-  { option: 'ef_search 400', detail: 'hnsw.ef_search = 400', settings: ['hnsw.ef_search = 400'] },
+  { option: 'ef_search 100', detail: 'hnsw.ef_search = 100', settings: ['hnsw.ef_search = 100'] },
   {
     option: 'explicit filter',
     detail: "the route's collection_id in (…) besides the policy",

@@ -10,7 +10,8 @@ import { openDatabase, prepareSchema, servedSettings } from '../index-design/dat
 
 export const HNSW_INDEX = 'chunks_embedding_hnsw_idx';
 export const GIN_INDEX = 'chunks_search_terms_idx';
-export const EF_SEARCH = 100;
+/** As served: migration 0016 sets it on the database. */
+export const EF_SEARCH = 600;
 
 export interface LayoutCollection {
   id: string;
