@@ -105,7 +105,7 @@ export async function deleteCollection({ id }: { id: string }, ctx: KnowledgeCal
   }
   const kdb = knowledgeDb(ctx);
   const inside = await kdb.run(filesIn(kdb.db, id));
-  await Promise.all(inside.map((file) => stopIngest(ctx.env.INGEST, file.workflowId)));
+  await Promise.all(inside.map((file) => stopIngest(ctx.env.INGEST, file)));
   const [deleted] = await kdb.run(deleteCollectionRow(kdb.db, id));
   if (!deleted) throw notFound('No such collection.');
   // R2 deletes up to 1,000 keys per call.

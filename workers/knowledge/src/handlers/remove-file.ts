@@ -9,7 +9,7 @@ import { deleteOriginal } from '../store/originals';
  * row: ON DELETE CASCADE) and its original.
  */
 export async function removeFile(ctx: KnowledgeCall, kdb: KnowledgeDb, row: FileRow) {
-  await stopIngest(ctx.env.INGEST, row.workflowId);
+  await stopIngest(ctx.env.INGEST, row);
   await kdb.run(deleteFileRow(kdb.db, row.id));
   await deleteOriginal(ctx.env.FILES, row.id);
 }

@@ -4,7 +4,7 @@ import { ingestDb } from '../../../../shared/db/request-db';
 import type { Logger } from '../../../../shared/log/logger';
 import { knowledgeConfig } from '../config';
 import * as schema from '../db/schema';
-import { files } from '../db/schema';
+import { files, type FileStatus } from '../db/schema';
 import type { IngestParams } from './ingest-workflow';
 
 /** The workflow binding, as the knowledge worker's Env declares it. */
@@ -21,11 +21,19 @@ export async function startIngest(
   return instance.id;
 }
 
-/** Stops a file's workflow (the file was deleted); an instance that is already over is fine. */
-export async function stopIngest(workflow: IngestWorkflow, workflowId: string | null) {
-  if (!workflowId) return;
+/**
+ * Stops a file's workflow (the file is being deleted) while it is still at work. A ready or
+ * failed file's workflow has ended or is ending by itself: asking it to terminate would only
+ * cost two calls and, from a finished instance, an error (the local engine reports it as an
+ * uncaught exception).
+ */
+export async function stopIngest(
+  workflow: IngestWorkflow,
+  file: { workflowId: string | null; status: FileStatus },
+) {
+  if (!file.workflowId || (file.status !== 'queued' && file.status !== 'processing')) return;
   try {
-    await (await workflow.get(workflowId)).terminate();
+    await (await workflow.get(file.workflowId)).terminate();
   } catch {
     // already complete, errored, terminated or unknown: nothing runs any more
   }

@@ -72,7 +72,7 @@ export const deleteCollectionRow = (db: Queries, id: string) =>
 /** The files of a collection, for stopping their ingests and removing their originals. */
 export const filesIn = (db: Queries, id: string) =>
   db
-    .select({ id: files.id, workflowId: files.workflowId })
+    .select({ id: files.id, workflowId: files.workflowId, status: files.status })
     .from(files)
     .where(eq(files.collectionId, id));
 
