@@ -25,6 +25,8 @@ export type SearchQuery = (options: {
   fileIds?: string[];
   /** Only these collections: the route's explicit filter (the policies apply besides). */
   collectionIds?: string[];
+  /** The few collections the caller reads, for the vector list (store/search.ts). */
+  readableCollectionIds?: string[];
   vector: number[];
   terms: string[];
 }) => SQL;
@@ -43,6 +45,8 @@ interface KnowledgeStore {
   COMMON_TERM_SHARE: number;
   /** …unless the knowledge base has fewer chunks than this. */
   COMMON_TERM_MIN_ROWS: number;
+  /** store/search.ts: the collections the caller reads, when they are a small scope. */
+  smallScopeQuery: () => SQL;
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -4,10 +4,12 @@
 import { performance } from 'node:perf_hooks';
 import type { PGlite } from '@electric-sql/pglite';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import type { SearchMode, SearchQuery } from '../nearest-chunks-query.ts';
+import { loadKnowledgeStore, type SearchMode, type SearchQuery } from '../nearest-chunks-query.ts';
 import { distance, type Neighbour, type Sparse } from '../index-design/vectors.ts';
 import { stats, type Stats } from '../stats.ts';
 import { asApp, asOwner, type BenchUser } from './setup.ts';
+
+const { smallScopeQuery } = await loadKnowledgeStore();
 
 export const TOP = 10;
 const EPS = 1e-6;
@@ -37,6 +39,7 @@ export function statement(
   q: Question,
   mode: SearchMode,
   collectionIds?: string[],
+  readableCollectionIds?: string[],
 ): { text: string; values: unknown[] } {
   const query = searchQuery({
     mode,
@@ -44,6 +47,7 @@ export function statement(
     vector: q.vector,
     terms: q.terms,
     ...(collectionIds ? { collectionIds } : {}),
+    ...(readableCollectionIds ? { readableCollectionIds } : {}),
   });
   const { sql, params } = dialect.sqlToQuery(query);
   return { text: sql, values: params };
@@ -55,12 +59,27 @@ export interface RunOptions {
   settings?: string[];
   /** Also pass the collections as the route's explicit filter when running as the app. */
   explicitFilter?: boolean;
+  /**
+   * As the app, without the readable collections the route sends for the vector list when they
+   * are a small scope (handlers/query.ts): row-level security alone decides, as before.
+   */
+  policyAlone?: boolean;
+}
+
+/** As the query route looks them up (handlers/collection-access.ts smallReadableScope). */
+async function smallReadableScope(tx: Tx): Promise<string[] | undefined> {
+  const { sql, params } = dialect.sqlToQuery(smallScopeQuery());
+  const { rows } = await tx.query<{ ids: string[] }>(sql, params);
+  return rows[0]?.ids;
 }
 
 /**
  * Runs `work` with the statement built for these options, in the role's transaction: the app
- * role passes no collections unless asked (row-level security alone decides), the owner always
- * passes the user's collections (the route's explicit filter, without policies: the floor).
+ * role passes what the route passes for a question without filters (the collections the user
+ * reads, looked up under the policy, for the vector list when they are a small scope) unless
+ * asked otherwise; the owner
+ * always passes the user's collections (the route's explicit filter, without policies: the
+ * floor).
  */
 export function inRole<T>(
   pg: PGlite,
@@ -72,8 +91,14 @@ export function inRole<T>(
   work: (tx: Tx, text: string, values: unknown[]) => Promise<T>,
 ): Promise<T> {
   const filter = options.role === 'owner' || options.explicitFilter ? scope.collections : undefined;
-  const { text, values } = statement(searchQuery, q, mode, filter);
-  const run = (tx: Tx) => work(tx, text, values);
+  const run = async (tx: Tx) => {
+    const readable =
+      options.role === 'app' && !filter && !options.policyAlone
+        ? await smallReadableScope(tx)
+        : undefined;
+    const { text, values } = statement(searchQuery, q, mode, filter, readable);
+    return work(tx, text, values);
+  };
   return options.role === 'app'
     ? asApp(pg, scope.user, run, options.settings)
     : asOwner(pg, scope.user, run, options.settings);

@@ -15,13 +15,21 @@ interface OptionSpec {
   detail: string;
   settings?: string[];
   explicitFilter?: boolean;
+  policyAlone?: boolean;
   btree?: boolean;
 }
 
 export const OPTIONS: OptionSpec[] = [
   {
     option: 'served',
-    detail: `relaxed_order, ef_search ${EF_SEARCH}, max_scan_tuples 20000 (default)`,
+    detail:
+      `relaxed_order, ef_search ${EF_SEARCH}, max_scan_tuples 20000 (default); ` +
+      "the readable collections as the vector list's filter when they are a small scope",
+  },
+  {
+    option: 'policy alone',
+    detail: 'as served, without the readable collections: row-level security alone decides',
+    policyAlone: true,
   },
   {
     option: 'exact',
@@ -80,6 +88,7 @@ export async function measureOptions(
         role: 'app',
         ...(spec.settings ? { settings: spec.settings } : {}),
         ...(spec.explicitFilter ? { explicitFilter: true } : {}),
+        ...(spec.policyAlone ? { policyAlone: true } : {}),
       };
       const qs = c.questions.slice(0, vectorQueries);
       const runs = await timedRuns(pg, searchQuery, scope, qs, 'vector', opts);

@@ -2,6 +2,8 @@ import { env } from 'cloudflare:workers';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeTextPdf } from '../../dev/fixtures/pdf-builder';
+import { queryTerms } from '../../workers/knowledge/src/ingest/search-terms';
+import { searchQuery, smallScopeQuery } from '../../workers/knowledge/src/store/search';
 import { call, createUser, tokenFor, type TestUser } from '../helpers/auth';
 import { asAppRole, databaseError, queryRows } from '../helpers/database';
 
@@ -218,6 +220,68 @@ describe('a user who is not a member', () => {
       (await call(`/moduleknowledge/file?id=${first.id}`, { method: 'DELETE', token: bobToken }))
         .status,
     ).toBe(204);
+  });
+});
+
+describe('a question without filters', () => {
+  // The route names the collections a user reads in the vector list's filter when they hold few
+  // chunks (store/search.ts smallScopeQuery): a hint for the planner that must change no result.
+  it('names the user’s collections only when they are a small scope, and finds the same chunks', async () => {
+    const carol = await createUser();
+    const carolToken = await tokenFor(carol.username, carol.password);
+    const tag = crypto.randomUUID().slice(0, 6);
+    const own = await json<Collection>(
+      await call('/moduleknowledge/collection', {
+        token: carolToken,
+        json: { name: `Own ${tag}` },
+      }),
+    );
+    const text = `The Sandpiper${tag} depot inventory lists forty crates of survey markers.`;
+    const file = await json<{ id: string }>(
+      await upload(carolToken, makeTextPdf([text]), 'depot.pdf', own.id),
+    );
+    try {
+      const scope = (limits: { chunks: number; collections: number }) =>
+        asAppRole({ id: carol.id }, async (tx) => {
+          const { rows } = await tx.execute<{ ids: string[] }>(smallScopeQuery(limits));
+          return rows[0]?.ids;
+        });
+      const everything = { chunks: Number.MAX_SAFE_INTEGER, collections: 1_000 };
+      // Under the policies: the shared collection and her own, never Alice's.
+      expect((await scope(everything))?.sort()).toEqual([SHARED, own.id].sort());
+      expect(await scope({ ...everything, collections: 1 })).toBeUndefined();
+      expect(await scope({ ...everything, chunks: 0 })).toBeUndefined();
+
+      const [stored] = await queryRows<{ embedding: string }>(
+        sql`select embedding::text as embedding from chunks where file_id = ${file.id} limit 1`,
+      );
+      const vector = JSON.parse(stored!.embedding) as number[];
+      const readable = await scope(everything);
+      for (const mode of ['vector', 'hybrid'] as const) {
+        const rows = (readableCollectionIds?: string[]) =>
+          asAppRole({ id: carol.id }, async (tx) => {
+            // Exactly, both ways: the HNSW scan's approximation must not blur the comparison.
+            await tx.execute(sql`set local enable_indexscan = off`);
+            const options = { mode, top: 10, vector, terms: queryTerms(text) };
+            const query = searchQuery(
+              readableCollectionIds ? { ...options, readableCollectionIds } : options,
+            );
+            return (await tx.execute<{ id: string; similarity: number }>(query)).rows;
+          });
+        const unhinted = await rows();
+        expect(unhinted.length, mode).toBeGreaterThan(0);
+        expect(await rows(readable), mode).toEqual(unhinted);
+      }
+      // And through the route, whichever way the scope went.
+      const found = await json<{ file_id: string }[]>(await query(carolToken, { text }));
+      expect(found[0]?.file_id).toBe(file.id);
+      expect(found.map((r) => r.file_id)).not.toContain(secretFile.id);
+    } finally {
+      await call(`/moduleknowledge/collection?id=${own.id}`, {
+        method: 'DELETE',
+        token: carolToken,
+      });
+    }
   });
 });
 

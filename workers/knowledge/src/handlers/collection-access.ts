@@ -4,6 +4,7 @@ import { knowledgeDb, type KnowledgeCall } from '../context';
 import { inArray } from 'drizzle-orm';
 import { COLLECTION_ROLES, collections, type CollectionRole } from '../db/schema';
 import { readableCollection, type CollectionView } from '../store/collections';
+import { smallScopeQuery } from '../store/search';
 
 const rank = (role: CollectionRole) => COLLECTION_ROLES.indexOf(role);
 
@@ -38,4 +39,11 @@ export async function requireReadable(ctx: KnowledgeCall, ids: readonly string[]
       .where(inArray(collections.id, [...ids])),
   );
   if (found.length < ids.length) throw notFound('No such collection.');
+}
+
+/** The collections the caller reads, if they are a small scope (store/search.ts SMALL_SCOPE). */
+export async function smallReadableScope(ctx: KnowledgeCall): Promise<string[] | undefined> {
+  const kdb = knowledgeDb(ctx);
+  const { rows } = await kdb.run(kdb.db.execute<{ ids: string[] }>(smallScopeQuery()));
+  return rows[0]?.ids;
 }

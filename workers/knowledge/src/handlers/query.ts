@@ -5,7 +5,7 @@ import { EMBEDDING_COLUMN_DIMENSIONS } from '../db/schema';
 import { embedTexts } from '../ingest/embed';
 import { queryTerms } from '../ingest/search-terms';
 import { searchChunks, type SearchMode } from '../store/search';
-import { requireReadable } from './collection-access';
+import { smallReadableScope, requireReadable } from './collection-access';
 
 /**
  * The chunks that best match the text in the mode asked (hybrid by default). The question is
@@ -23,9 +23,9 @@ export async function query(
   },
   ctx: KnowledgeCall,
 ) {
-  const [vector] = await Promise.all([
+  const [vector, readableCollectionIds] = await Promise.all([
     embedQuestion(params.text, ctx),
-    requireReadable(ctx, params.collection_id),
+    searchScope(ctx, params),
   ]);
   const found = await searchChunks(knowledgeDb(ctx), {
     mode: params.mode,
@@ -33,11 +33,28 @@ export async function query(
     top: params.retrieve_limit ?? params.top,
     fileIds: params.file_id,
     collectionIds: params.collection_id,
+    readableCollectionIds,
     vector,
     terms: queryTerms(params.text),
   });
   const min = params.similarity_threshold;
   return min === undefined ? found : found.filter((r) => r.similarity >= min);
+}
+
+/**
+ * Checks the collections asked for; without any (and without files, which narrow the search
+ * enough), the collections the caller reads when they hold few chunks, for the vector list's
+ * filter. Looked up while the question is embedded: no round trip more before the answer.
+ */
+async function searchScope(
+  ctx: KnowledgeCall,
+  params: { file_id?: string[]; collection_id?: string[] },
+): Promise<string[] | undefined> {
+  if (params.collection_id) {
+    await requireReadable(ctx, params.collection_id);
+    return undefined;
+  }
+  return params.file_id ? undefined : smallReadableScope(ctx);
 }
 
 /** The question's embedding, padded to the column's width. */
