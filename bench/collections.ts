@@ -13,7 +13,7 @@
 // kbchat_keyword_candidates) in modes vector / hybrid / keyword, two ways:
 //   app:   the workers' login (kbchat_worker, member of kbchat_app), kbchat_session first in the
 //          same transaction, as the route asks a question without filters: row-level security
-//          decides, and the collections the user reads (looked up under it) also filter the
+//          decides, and the files the user can read (looked up under it) also filter the
 //          vector list when they hold few chunks (store/search.ts smallScopeQuery; the option
 //          "policy alone" leaves them out, as before the route sent them);
 //   owner: the tables' owner (no policies) with the route's explicit `collection_id in (…)` of

@@ -25,8 +25,8 @@ export type SearchQuery = (options: {
   fileIds?: string[];
   /** Only these collections: the route's explicit filter (the policies apply besides). */
   collectionIds?: string[];
-  /** The few collections the caller reads, for the vector list (store/search.ts). */
-  readableCollectionIds?: string[];
+  /** The files the caller can read when they are a small scope, for the vector list. */
+  readableFileIds?: string[];
   vector: number[];
   terms: string[];
 }) => SQL;

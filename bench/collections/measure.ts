@@ -39,7 +39,7 @@ export function statement(
   q: Question,
   mode: SearchMode,
   collectionIds?: string[],
-  readableCollectionIds?: string[],
+  readableFileIds?: string[],
 ): { text: string; values: unknown[] } {
   const query = searchQuery({
     mode,
@@ -47,7 +47,7 @@ export function statement(
     vector: q.vector,
     terms: q.terms,
     ...(collectionIds ? { collectionIds } : {}),
-    ...(readableCollectionIds ? { readableCollectionIds } : {}),
+    ...(readableFileIds ? { readableFileIds } : {}),
   });
   const { sql, params } = dialect.sqlToQuery(query);
   return { text: sql, values: params };
@@ -60,8 +60,8 @@ export interface RunOptions {
   /** Also pass the collections as the route's explicit filter when running as the app. */
   explicitFilter?: boolean;
   /**
-   * As the app, without the readable collections the route sends for the vector list when they
-   * are a small scope (handlers/query.ts): row-level security alone decides, as before.
+   * As the app, without the readable files the route sends for the vector list when they are a
+   * small scope (handlers/query.ts): row-level security alone decides, as before.
    */
   policyAlone?: boolean;
 }
@@ -75,8 +75,8 @@ async function smallReadableScope(tx: Tx): Promise<string[] | undefined> {
 
 /**
  * Runs `work` with the statement built for these options, in the role's transaction: the app
- * role passes what the route passes for a question without filters (the collections the user
- * reads, looked up under the policy, for the vector list when they are a small scope) unless
+ * role passes what the route passes for a question without filters (the files the user can
+ * read, looked up under the policy, for the vector list when they are a small scope) unless
  * asked otherwise; the owner
  * always passes the user's collections (the route's explicit filter, without policies: the
  * floor).

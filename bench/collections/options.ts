@@ -24,11 +24,11 @@ export const OPTIONS: OptionSpec[] = [
     option: 'served',
     detail:
       `relaxed_order, ef_search ${EF_SEARCH}, max_scan_tuples 20000 (default); ` +
-      "the readable collections as the vector list's filter when they are a small scope",
+      "the readable files as the vector list's filter when they are a small scope",
   },
   {
     option: 'policy alone',
-    detail: 'as served, without the readable collections: row-level security alone decides',
+    detail: 'as served, without the readable files: row-level security alone decides',
     policyAlone: true,
   },
   {

@@ -143,6 +143,10 @@ export function planShape(plan: string, mode: SearchMode): PlanShape {
   const buffers = /Buffers: shared(?: hit=(\d+))?(?: read=(\d+))?/.exec(plan);
   const execution = /Execution Time: ([\d.]+) ms/.exec(plan);
   const collectionBtree = /chunks_collection_id_idx/.test(plan);
+  // The file index serves a filter on file ids: chosen files, or the route's small scope.
+  const fileIndex = /Index Scan on chunks_file_id_index_key|Index Scan using chunks_file_id/.test(
+    plan,
+  );
   // The hash's key is chunks.id on either side (the planner puts the smaller estimate inside).
   const finalJoin: PlanShape['final_join'] =
     /Hash Cond: \((chunks\.id = \w+\.id|\w+\.id = chunks\.id)\)/.test(plan)
@@ -157,7 +161,9 @@ export function planShape(plan: string, mode: SearchMode): PlanShape {
         ? `hnsw (${removed ?? 0} removed by filter)`
         : collectionBtree
           ? 'collection btree + sort'
-          : 'seq scan + sort';
+          : fileIndex
+            ? 'file index + sort'
+            : 'seq scan + sort';
   const keywordPart = mode === 'vector' ? '' : `keyword: ${keyword}`;
   return {
     hnsw: hnswAt >= 0,

@@ -78,6 +78,7 @@ export async function storedCounts(bucket: R2Bucket) {
 export async function asAppRole<T>(
   user: { id: string; superAdmin?: boolean } | undefined,
   work: (tx: Tx) => Promise<T>,
+  config?: { isolationLevel: 'read committed' | 'repeatable read' | 'serializable' },
 ): Promise<T> {
   const stack = inject('stack');
   const url = new URL(stack.databaseUrl);
@@ -96,7 +97,7 @@ export async function asAppRole<T>(
         );
       }
       return work(tx);
-    });
+    }, config);
   } finally {
     await close();
   }

@@ -224,9 +224,10 @@ describe('a user who is not a member', () => {
 });
 
 describe('a question without filters', () => {
-  // The route names the collections a user reads in the vector list's filter when they hold few
-  // chunks (store/search.ts smallScopeQuery): a hint for the planner that must change no result.
-  it('names the user’s collections only when they are a small scope, and finds the same chunks', async () => {
+  // The route names the files a user can read in the vector list's filter when they are a small
+  // scope (store/search.ts smallScopeQuery): a hint for the planner that must leave out nothing
+  // the user could be shown.
+  it('names only files the user can read, within the limits, and finds the same chunks', async () => {
     const carol = await createUser();
     const carolToken = await tokenFor(carol.username, carol.password);
     const tag = crypto.randomUUID().slice(0, 6);
@@ -237,40 +238,59 @@ describe('a question without filters', () => {
       }),
     );
     const text = `The Sandpiper${tag} depot inventory lists forty crates of survey markers.`;
-    const file = await json<{ id: string }>(
+    const file = await json<{ id: string; chunks: number }>(
       await upload(carolToken, makeTextPdf([text]), 'depot.pdf', own.id),
     );
+    const [stored] = await queryRows<{ embedding: string }>(
+      sql`select embedding::text as embedding from chunks where file_id = ${file.id} limit 1`,
+    );
+    const vector = JSON.parse(stored!.embedding) as number[];
     try {
-      const scope = (limits: { chunks: number; collections: number }) =>
-        asAppRole({ id: carol.id }, async (tx) => {
-          const { rows } = await tx.execute<{ ids: string[] }>(smallScopeQuery(limits));
-          return rows[0]?.ids;
-        });
-      const everything = { chunks: Number.MAX_SAFE_INTEGER, collections: 1_000 };
-      // Under the policies: the shared collection and her own, never Alice's.
-      expect((await scope(everything))?.sort()).toEqual([SHARED, own.id].sort());
-      expect(await scope({ ...everything, collections: 1 })).toBeUndefined();
-      expect(await scope({ ...everything, chunks: 0 })).toBeUndefined();
-
-      const [stored] = await queryRows<{ embedding: string }>(
-        sql`select embedding::text as embedding from chunks where file_id = ${file.id} limit 1`,
-      );
-      const vector = JSON.parse(stored!.embedding) as number[];
-      const readable = await scope(everything);
-      for (const mode of ['vector', 'hybrid'] as const) {
-        const rows = (readableCollectionIds?: string[]) =>
-          asAppRole({ id: carol.id }, async (tx) => {
-            // Exactly, both ways: the HNSW scan's approximation must not blur the comparison.
-            await tx.execute(sql`set local enable_indexscan = off`);
+      const everything = { chunks: Number.MAX_SAFE_INTEGER, files: 1_000_000 };
+      // One snapshot for the lookup and the searches: other test files upload and delete in the
+      // shared collection meanwhile.
+      const seen = await asAppRole(
+        { id: carol.id },
+        async (tx) => {
+          const scope = async (limits: { chunks: number; files: number }) =>
+            (await tx.execute<{ ids: string[] | null }>(smallScopeQuery(limits))).rows[0]?.ids;
+          // Exactly, both ways: the HNSW scan's approximation must not blur the comparison.
+          await tx.execute(sql`set local enable_indexscan = off`);
+          const ids = await scope(everything);
+          const search = async (mode: 'vector' | 'hybrid', readableFileIds?: string[]) => {
             const options = { mode, top: 10, vector, terms: queryTerms(text) };
-            const query = searchQuery(
-              readableCollectionIds ? { ...options, readableCollectionIds } : options,
-            );
-            return (await tx.execute<{ id: string; similarity: number }>(query)).rows;
-          });
-        const unhinted = await rows();
-        expect(unhinted.length, mode).toBeGreaterThan(0);
-        expect(await rows(readable), mode).toEqual(unhinted);
+            const query = searchQuery(readableFileIds ? { ...options, readableFileIds } : options);
+            return (await tx.execute<{ id: string; file_id: string }>(query)).rows;
+          };
+          const searches = [];
+          for (const mode of ['vector', 'hybrid'] as const) {
+            searches.push({ mode, unhinted: await search(mode), hinted: await search(mode, ids!) });
+          }
+          return {
+            ids,
+            oneFileTooMany: await scope({ ...everything, files: ids!.length - 1 }),
+            oneChunkTooMany: await scope({ ...everything, chunks: file.chunks - 1 }),
+            searches,
+          };
+        },
+        { isolationLevel: 'repeatable read' },
+      );
+      expect(seen.ids).toContain(file.id);
+      expect(seen.ids).not.toContain(secretFile.id);
+      const foreign = await queryRows<{ id: string }>(
+        sql`select id from files where id = any(${`{${seen.ids!.join(',')}}`}::uuid[])
+            and collection_id not in (${SHARED}::uuid, ${own.id}::uuid)`,
+      );
+      expect(foreign).toEqual([]);
+      expect(seen.oneFileTooMany).toBeUndefined();
+      // Her own file alone holds more chunks than that.
+      expect(seen.oneChunkTooMany).toBeUndefined();
+      for (const { mode, unhinted, hinted } of seen.searches) {
+        expect(
+          unhinted.map((r) => r.file_id),
+          mode,
+        ).toContain(file.id);
+        expect(hinted, mode).toEqual(unhinted);
       }
       // And through the route, whichever way the scope went.
       const found = await json<{ file_id: string }[]>(await query(carolToken, { text }));

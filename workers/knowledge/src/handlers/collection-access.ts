@@ -41,9 +41,9 @@ export async function requireReadable(ctx: KnowledgeCall, ids: readonly string[]
   if (found.length < ids.length) throw notFound('No such collection.');
 }
 
-/** The collections the caller reads, if they are a small scope (store/search.ts SMALL_SCOPE). */
+/** The files the caller can read, if they are a small scope (store/search.ts SMALL_SCOPE). */
 export async function smallReadableScope(ctx: KnowledgeCall): Promise<string[] | undefined> {
   const kdb = knowledgeDb(ctx);
-  const { rows } = await kdb.run(kdb.db.execute<{ ids: string[] }>(smallScopeQuery()));
-  return rows[0]?.ids;
+  const { rows } = await kdb.run(kdb.db.execute<{ ids: string[] | null }>(smallScopeQuery()));
+  return rows[0]?.ids ?? undefined;
 }

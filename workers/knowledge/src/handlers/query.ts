@@ -23,7 +23,7 @@ export async function query(
   },
   ctx: KnowledgeCall,
 ) {
-  const [vector, readableCollectionIds] = await Promise.all([
+  const [vector, readableFileIds] = await Promise.all([
     embedQuestion(params.text, ctx),
     searchScope(ctx, params),
   ]);
@@ -33,7 +33,7 @@ export async function query(
     top: params.retrieve_limit ?? params.top,
     fileIds: params.file_id,
     collectionIds: params.collection_id,
-    readableCollectionIds,
+    readableFileIds,
     vector,
     terms: queryTerms(params.text),
   });
@@ -43,7 +43,7 @@ export async function query(
 
 /**
  * Checks the collections asked for; without any (and without files, which narrow the search
- * enough), the collections the caller reads when they hold few chunks, for the vector list's
+ * enough), the files the caller can read when they are a small scope, for the vector list's
  * filter. Looked up while the question is embedded: no round trip more before the answer.
  */
 async function searchScope(

@@ -26,39 +26,32 @@ export const COMMON_TERM_SHARE = 0.5;
 export const COMMON_TERM_MIN_ROWS = 200;
 
 /**
- * When the collections a caller reads hold at most this many chunks (and are at most
- * `collections` many), a question without filters names them in the vector list's filter
- * (`readableCollectionIds`, from smallScopeQuery). Measured with `npm run bench:collections`
- * (10,000 chunks in PGlite): sorting 100–150 chunks exactly takes ~7 ms against 20–30 ms for the
- * HNSW scan that the policy alone leads to, while 4,000 chunks take ~46 ms exactly against ~20
- * through the index (and, named in the filter, led the planner to sort them exactly in hybrid
- * mode: 69 ms); the two meet near 1,700. Beyond a few dozen collections the statement would only
- * grow.
+ * When everything a caller can read is at most this many chunks in at most this many files, a
+ * question without filters names those files in the vector list's filter (`readableFileIds`,
+ * from smallScopeQuery). Measured with `npm run bench:collections` (10,000 chunks in PGlite): a
+ * member of one small collection among 50 waited 51–57 ms for a hybrid query under the policy
+ * alone, whose vector list walked the HNSW index past every chunk the member cannot see, and
+ * 11–14 ms with the files named, which the planner reads through `chunks_file_id_index_key`
+ * and sorts exactly, at a cost that grows with the scope, not with the table. Sorting exactly
+ * costs ~10 µs a chunk here against ~20 ms for an HNSW search, so the two meet near 1,700
+ * chunks; the file limit keeps the statement small.
  */
-export const SMALL_SCOPE = { chunks: 1_000, collections: 50 } as const;
+export const SMALL_SCOPE = { chunks: 1_000, files: 100 } as const;
 
 /**
- * The collections the caller reads (the policies keep the list to those), as `ids`, when they
- * are a small scope (SMALL_SCOPE); no row otherwise. Their size is the sum of their files'
- * chunk counts, and no more files are read than a small scope can have (every file with chunks
- * holds one at least): a caller who reads a large shared collection costs no more than one
- * who reads a small one.
+ * The files the caller can read (the policies keep the list to those) that have chunks, as
+ * `ids`, when they are a small scope (SMALL_SCOPE); no row otherwise. No more file rows are
+ * read than a small scope can have, so a reader of a large shared collection pays no more for
+ * the lookup than anyone else.
  */
-export function smallScopeQuery(
-  limits: { chunks: number; collections: number } = SMALL_SCOPE,
-): SQL {
+export function smallScopeQuery(limits: { chunks: number; files: number } = SMALL_SCOPE): SQL {
   return sql`
-    with readable as (
-      select ${collections.id} as id from ${collections} limit ${limits.collections + 1}
-    ),
-    sized as (
-      select ${files.chunks} as chunks from ${files}
-      where ${files.collectionId} in (select id from readable) and ${files.chunks} > 0
-      limit ${limits.chunks + 1}
-    )
-    select array_agg(id) as ids from readable
-    having count(*) <= ${limits.collections}
-       and (select coalesce(sum(chunks), 0) from sized) <= ${limits.chunks}`;
+    select array_agg(id) as ids from (
+      select ${files.id} as id, ${files.chunks} as chunks from ${files}
+      where ${files.chunks} > 0
+      limit ${limits.files + 1}
+    ) readable
+    having count(*) between 1 and ${limits.files} and sum(chunks) <= ${limits.chunks}`;
 }
 
 export interface SearchOptions {
@@ -68,14 +61,14 @@ export interface SearchOptions {
   /** Only these collections (the policies already keep to the ones the caller can read). */
   collectionIds?: string[];
   /**
-   * Without `collectionIds`: the collections the caller can read, when they hold few chunks
-   * (smallScopeQuery). The vector list filters by them besides the policy, which changes no
-   * result but shows the planner how few chunks they hold: under the policy alone it walks the
-   * HNSW index past every chunk the caller cannot see (a member of one small collection among
-   * 50: 55–60 ms per hybrid query, against ~20 ms with the filter, where the planner sorts the
-   * collection's chunks exactly; `npm run bench:collections`).
+   * Without `fileIds` or `collectionIds`: the files the caller can read, when they are a small
+   * scope (smallScopeQuery). The vector list filters by them besides the policy: they are every
+   * file with chunks the policy lets the caller read, so no chunk the caller could be shown is
+   * left out, and the planner, which cannot see how few chunks the policy leaves, reads them by
+   * their index and sorts them exactly instead of walking the HNSW index past chunks the caller
+   * cannot see (the results are then exact where the policy alone approximates them).
    */
-  readableCollectionIds?: string[];
+  readableFileIds?: string[];
   /** The question's embedding (index form). */
   vector: number[];
   /** The question's keyword terms (ingest/search-terms.ts queryTerms). */
@@ -143,7 +136,7 @@ export function searchQuery(options: SearchOptions): SQL {
   const useVector = mode !== 'keyword';
   const useKeyword = mode !== 'vector' && options.terms.length > 0;
   const literal = sql`${`[${options.vector.join(',')}]`}::vector`;
-  const filter = sql`${inList(chunks.fileId, options.fileIds)} ${inList(chunks.collectionId, options.collectionIds ?? options.readableCollectionIds)}`;
+  const filter = sql`${inList(chunks.fileId, options.fileIds ?? options.readableFileIds)} ${inList(chunks.collectionId, options.collectionIds)}`;
   // Only ready files are searched. Written as "not one of the files still being processed"
   // (an array computed once per statement, usually empty) so that it stays a per-row filter on
   // the index scan, costs no lookup per row, and the planner estimates it as passing nearly
