@@ -45,7 +45,7 @@ interface KnowledgeStore {
   COMMON_TERM_SHARE: number;
   /** …unless the knowledge base has fewer chunks than this. */
   COMMON_TERM_MIN_ROWS: number;
-  /** store/search.ts: the collections the caller reads, when they are a small scope. */
+  /** store/search.ts: the files the caller can read, when they are a small scope. */
   smallScopeQuery: () => SQL;
 }
 

@@ -69,17 +69,16 @@ export interface RunOptions {
 /** As the query route looks them up (handlers/collection-access.ts smallReadableScope). */
 async function smallReadableScope(tx: Tx): Promise<string[] | undefined> {
   const { sql, params } = dialect.sqlToQuery(smallScopeQuery());
-  const { rows } = await tx.query<{ ids: string[] }>(sql, params);
-  return rows[0]?.ids;
+  const { rows } = await tx.query<{ ids: string[] | null }>(sql, params);
+  return rows[0]?.ids ?? undefined;
 }
 
 /**
  * Runs `work` with the statement built for these options, in the role's transaction: the app
  * role passes what the route passes for a question without filters (the files the user can
  * read, looked up under the policy, for the vector list when they are a small scope) unless
- * asked otherwise; the owner
- * always passes the user's collections (the route's explicit filter, without policies: the
- * floor).
+ * asked otherwise; the owner always passes the user's collections (the route's explicit filter,
+ * without policies: the floor).
  */
 export function inRole<T>(
   pg: PGlite,

@@ -1,6 +1,7 @@
 // Direct database access for tests: to look at what the workers stored, and to put back a row
 // a test changed. Opens the database the way a worker does (see database-sessions.test.ts).
 import { sql, TransactionRollbackError, type SQL } from 'drizzle-orm';
+import type { PgTransactionConfig } from 'drizzle-orm/pg-core';
 import { inject } from 'vitest';
 import { openPool } from '../../shared/db/database';
 import { LOCAL_APP_LOGIN } from '../../dev/stack/app-role';
@@ -78,7 +79,7 @@ export async function storedCounts(bucket: R2Bucket) {
 export async function asAppRole<T>(
   user: { id: string; superAdmin?: boolean } | undefined,
   work: (tx: Tx) => Promise<T>,
-  config?: { isolationLevel: 'read committed' | 'repeatable read' | 'serializable' },
+  config?: PgTransactionConfig,
 ): Promise<T> {
   const stack = inject('stack');
   const url = new URL(stack.databaseUrl);
