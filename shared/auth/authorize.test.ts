@@ -1,6 +1,8 @@
 import { Hono } from 'hono';
+import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { AuthError, unauthorised, type AccessRequest } from '../service';
+import { AppError } from '../errors/app-error';
+import { unauthorised, type AccessRequest, type Credential } from '../service';
 import { apiKeyHash, newApiKey } from './api-key';
 import { createAuthorize, type KeyUser } from './authorize';
 import type { Principal } from './roles';
@@ -10,6 +12,7 @@ import type { Principal } from './roles';
 // Whether the database accepts a key is the integration tests' (api-keys.test.ts).
 
 let publicKeys = '';
+let privateKey: CryptoKey;
 
 beforeAll(async () => {
   const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, true, [
@@ -18,6 +21,7 @@ beforeAll(async () => {
   ])) as CryptoKeyPair;
   const jwk = (await crypto.subtle.exportKey('jwk', pair.publicKey)) as JsonWebKey;
   publicKeys = JSON.stringify({ keys: [{ ...jwk, kid: 'test-1' }] });
+  privateKey = pair.privateKey;
 });
 
 const ALICE: KeyUser = {
@@ -27,12 +31,27 @@ const ALICE: KeyUser = {
   session_epoch: 3,
 };
 
-function setup(found: KeyUser | Error = ALICE) {
+/** A login token of ALICE's, as auth issues them (signed with the configured key). */
+function loginToken(role = 'USER'): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ username: ALICE.username, role, epoch: ALICE.session_epoch })
+    .setProtectedHeader({ alg: 'EdDSA', typ: 'JWT', kid: 'test-1' })
+    .setSubject(ALICE.id)
+    .setIssuer('kbchat')
+    .setAudience('kbchat')
+    .setIssuedAt(now)
+    .setExpirationTime(now + 600)
+    .sign(privateKey);
+}
+
+function setup(found: KeyUser | Error = ALICE, session: Error | undefined = undefined) {
   const resolveKey = vi.fn(async (_access: AccessRequest<unknown>, _hash: string) => {
     if (found instanceof Error) throw found;
     return found;
   });
-  const checkSession = vi.fn(async () => undefined);
+  const checkSession = vi.fn(async () => {
+    if (session) throw session;
+  });
   const authorize = createAuthorize<unknown>({
     verification: () => ({
       publicKeys,
@@ -46,25 +65,27 @@ function setup(found: KeyUser | Error = ALICE) {
   return { authorize, resolveKey, checkSession };
 }
 
-/** Runs authorize on an HTTP request: the principal, or the AuthError it refused with. */
+/** Runs authorize on an HTTP request: the principal, or the AppError it refused with. */
 async function overHttp(
   authorize: ReturnType<typeof setup>['authorize'],
   request: Request,
   roles?: string[],
-): Promise<Principal | AuthError> {
-  let outcome: Principal | AuthError | undefined;
+  credential?: Credential,
+): Promise<Principal | AppError> {
+  let outcome: Principal | AppError | undefined;
   const app = new Hono();
   app.all('*', async (c) => {
     try {
       outcome = await authorize({
         route: 'X',
         roles,
+        credential,
         annotations: [],
         env: {},
         caller: { transport: 'http', context: c },
       });
     } catch (err) {
-      if (!(err instanceof AuthError)) throw err;
+      if (!(err instanceof AppError)) throw err;
       outcome = err;
     }
     return c.text('');
@@ -102,8 +123,8 @@ describe('an API key in the Authorization header', () => {
 
     const plain = setup();
     const refused = await overHttp(plain.authorize, bearer(newApiKey()), ['SUPER_ADMIN']);
-    expect(refused).toBeInstanceOf(AuthError);
-    expect((refused as AuthError).status).toBe(403);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ status: 403, code: 'permission_denied' });
   });
 
   it('refused by the lookup (revoked, user disabled): 401', async () => {
@@ -150,11 +171,93 @@ describe('an API key anywhere but the header', () => {
     const user = await authorize({
       route: 'GetQuery',
       roles: undefined,
+      credential: undefined,
       annotations: [],
       env: {},
       caller: { transport: 'rpc', identity: { token: key }, fullMethod: '/knowledge/GetQuery' },
     });
     expect(user).toMatchObject({ id: ALICE.id });
     expect(resolveKey.mock.calls[0]![1]).toBe(await apiKeyHash(key));
+  });
+});
+
+describe('a route that takes one kind of credential (@credential)', () => {
+  it('login: an API key is refused with 403 login_required, even a super admin’s', async () => {
+    const { authorize } = setup({ ...ALICE, is_super_admin: true });
+    const refused = await overHttp(authorize, bearer(newApiKey()), ['SUPER_ADMIN'], 'login');
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ status: 403, code: 'login_required' });
+    expect((refused as AppError).message).toMatch(/log in/i);
+  });
+
+  it('login: over RPC too, where the key is the identity a worker passes on', async () => {
+    const { authorize } = setup({ ...ALICE, is_super_admin: true });
+    const refused = await Promise.resolve(
+      authorize({
+        route: 'CreateUser',
+        roles: ['SUPER_ADMIN'],
+        credential: 'login',
+        annotations: [],
+        env: {},
+        caller: {
+          transport: 'rpc',
+          identity: { token: newApiKey() },
+          fullMethod: '/auth/CreateUser',
+        },
+      }),
+    ).catch((err: unknown) => err);
+    expect(refused).toMatchObject({ status: 403, code: 'login_required' });
+  });
+
+  it('login: a login token passes, as the user it names', async () => {
+    const { authorize } = setup();
+    const user = (await overHttp(
+      authorize,
+      bearer(await loginToken()),
+      undefined,
+      'login',
+    )) as Principal;
+    expect(user).toMatchObject({ id: ALICE.id, role: 'USER', credential: 'login' });
+  });
+
+  it('login: a key that does not stand is 401, not 403: a stranger learns nothing of the route', async () => {
+    const { authorize } = setup(unauthorised('api key refused'));
+    expect(await overHttp(authorize, bearer(newApiKey()), undefined, 'login')).toMatchObject({
+      status: 401,
+      code: 'unauthenticated',
+    });
+  });
+
+  it('login: the role is checked first: a USER’s key on a SUPER_ADMIN route is Access denied', async () => {
+    const { authorize } = setup();
+    expect(await overHttp(authorize, bearer(newApiKey()), ['SUPER_ADMIN'], 'login')).toMatchObject({
+      status: 403,
+      code: 'permission_denied',
+    });
+  });
+
+  it('key: a login token is refused with 403 api_key_required, in the header or in ?t=', async () => {
+    const { authorize, checkSession } = setup();
+    const token = await loginToken();
+    for (const request of [bearer(token), new Request(`http://kb.test/x?t=${token}`)]) {
+      const refused = await overHttp(authorize, request, undefined, 'key');
+      expect(refused).toBeInstanceOf(AppError);
+      expect(refused).toMatchObject({ status: 403, code: 'api_key_required' });
+    }
+    // Its session was settled first: an ended session is 401 before 403.
+    expect(checkSession).toHaveBeenCalled();
+  });
+
+  it('key: a login token whose session ended is 401', async () => {
+    const { authorize } = setup(ALICE, unauthorised('session ended'));
+    expect(await overHttp(authorize, bearer(await loginToken()), undefined, 'key')).toMatchObject({
+      status: 401,
+    });
+  });
+
+  it('key: an API key in the header passes', async () => {
+    const { authorize } = setup();
+    const user = (await overHttp(authorize, bearer(newApiKey()), undefined, 'key')) as Principal;
+    expect(user).toMatchObject({ id: ALICE.id, credential: 'key' });
   });
 });

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { accessDenied, unauthorised, type AccessRequest, type Authorize } from '../service';
 import type { TokenVerification } from '../config/token-config';
-import { AppError } from '../errors/app-error';
+import { AppError, apiKeyRequired, loginRequired } from '../errors/app-error';
 import { apiKeyHash, isApiKey } from './api-key';
 import { importVerificationKeys, type VerificationKey } from './keys';
 import { GUEST, roleOf, type Principal } from './roles';
@@ -54,6 +54,11 @@ export interface KeyUser {
  * (the lookup is its session check), and only from the header: never from `t`, since URLs end
  * up in logs and histories, and a key, unlike a login token, does not expire.
  *
+ * A route declared `@credential(login)` (identity administration) refuses an API key, and one
+ * declared `@credential(key)` (the OpenAI-compatible door) a login token: 403 problem JSON,
+ * `login_required` / `api_key_required`, after the role check. Over RPC the same: the identity
+ * is the caller's own bearer token, passed on, so a key stays a key across a service binding.
+ *
  * The token is verified here (signature, claims); whether its session is still current is
  * settled before the call answers, by the SessionGate on the principal. The role in a valid
  * token is current: changing a role ends the user's sessions.
@@ -72,6 +77,10 @@ export function createAuthorize<Bindings>(
       // The spec's order: a token that does not stand (an ended session) is 401 before 403.
       await user.session?.ensure();
       throw accessDenied(`role ${user.role} not in ${access.roles.join(',')}`);
+    }
+    if (access.credential && user.credential !== access.credential) {
+      await user.session?.ensure();
+      throw access.credential === 'login' ? loginRequired() : apiKeyRequired();
     }
     return user;
   };
@@ -95,7 +104,7 @@ async function tokenPrincipal<Bindings>(
     options.checkSession(access, checked.claim, token),
   );
   if (options.eager) session.start();
-  return { ...checked.principal, session };
+  return { ...checked.principal, session, credential: 'login' };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Credential } from '../service/credential';
 import type { SessionGate } from './session';
 
 /** The two roles of the service; the spec derives them from the super-admin flag. */
@@ -16,6 +17,9 @@ export interface Principal {
   role: Role;
   /** Holds the answer until the token's session is known to be current (session.ts). */
   session?: SessionGate;
-  /** How the caller proved who they are: a login token, or an API key (api-key.ts). */
-  credential?: 'token' | 'key';
+  /**
+   * How the caller proved who they are: a login token, or an API key (api-key.ts). A route
+   * declared `@credential(kind)` refuses the other kind (authorize.ts).
+   */
+  credential?: Credential;
 }

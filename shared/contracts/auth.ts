@@ -84,14 +84,14 @@ and (from addresses the user has not logged in from) per username with a growing
     PutPassword: method({
       doc: `Changes the current user’s own password. Every session of the user ends, this one
 included; the answer carries a new token for it. Wrong old passwords count against the login
-throttle (429 with Retry-After).`,
+throttle (429 with Retry-After). @credential(login)`,
       params: {
         body: z.object({ old_password: z.string().min(1).max(128), new_password: Password }),
       },
       output: Login,
     }),
     PostLogoutAll: method({
-      doc: 'Logs the current user out everywhere: every token of theirs stops working at once.',
+      doc: 'Logs the current user out everywhere: every token of theirs stops working at once. @credential(login)',
     }),
     ListUsers: method({
       doc: 'Every user, oldest first, a page at a time. @role(SUPER_ADMIN)',
@@ -107,7 +107,7 @@ throttle (429 with Retry-After).`,
       }),
     }),
     CreateUser: method({
-      doc: 'Creates a user. @role(SUPER_ADMIN)',
+      doc: 'Creates a user. @role(SUPER_ADMIN) @credential(login)',
       params: {
         body: z.object({
           username: Username,
@@ -119,31 +119,34 @@ throttle (429 with Retry-After).`,
     }),
     PutUserRole: method({
       doc: `Sets or clears the super-admin flag; a change ends the user's sessions. The last
-active super admin stays. @role(SUPER_ADMIN)`,
+active super admin stays. @role(SUPER_ADMIN) @credential(login)`,
       params: { body: z.object({ user_id: z.uuid(), super_admin: z.boolean() }) },
       output: ManagedUser,
     }),
     PutUserStatus: method({
-      doc: 'Disables or enables a user; a disabled user’s tokens stop working at once. @role(SUPER_ADMIN)',
+      doc: `Disables or enables a user. Disabling ends their sessions and revokes (deletes) their
+API keys at once; enabling brings no key back. @role(SUPER_ADMIN) @credential(login)`,
       params: { body: z.object({ user_id: z.uuid(), disabled: z.boolean() }) },
       output: ManagedUser,
     }),
     PutUserPassword: method({
-      doc: 'Resets a user’s password; their sessions end. @role(SUPER_ADMIN)',
+      doc: 'Resets a user’s password; their sessions end. @role(SUPER_ADMIN) @credential(login)',
       params: { body: z.object({ user_id: z.uuid(), password: Password }) },
     }),
     PostUserLogoutAll: method({
-      doc: 'Ends every session of a user: their tokens stop working at once. @role(SUPER_ADMIN)',
+      doc: 'Ends every session of a user: their tokens stop working at once. @role(SUPER_ADMIN) @credential(login)',
       params: { body: z.object({ user_id: z.uuid() }) },
     }),
     DeleteUser: method({
-      doc: 'Deletes a user. The last active super admin stays. @role(SUPER_ADMIN)',
+      doc: 'Deletes a user, with their API keys. The last active super admin stays. @role(SUPER_ADMIN) @credential(login)',
       params: { user_id: z.uuid() },
     }),
     PostApiKey: method({
       doc: `Creates an API key for the current user: it acts as them (same role) on every module,
-sent as \`Authorization: Bearer kbc_…\`, until it is revoked or the user is disabled or
-deleted. The answer is the only time the key is shown; only its hash is kept.`,
+sent as \`Authorization: Bearer kbc_…\`, until it is revoked, or the user is disabled (which
+revokes it for good) or deleted. The answer is the only time the key is shown; only its hash
+is kept. A key cannot create keys (nor manage users, passwords or sessions): one that leaked
+could otherwise outlive its revocation through what it made. @credential(login)`,
       params: { body: z.object({ name: ApiKeyName }) },
       output: ApiKey.extend({ key: z.string() }),
     }),
@@ -152,7 +155,7 @@ deleted. The answer is the only time the key is shown; only its hash is kept.`,
       output: z.object({ items: z.array(ApiKey) }),
     }),
     DeleteApiKey: method({
-      doc: 'Revokes an API key of the current user’s (a SUPER_ADMIN: anyone’s); the next request made with it is refused.',
+      doc: 'Revokes an API key of the current user’s (a SUPER_ADMIN: anyone’s); the next request made with it is refused. @credential(login)',
       params: { id: z.uuid() },
     }),
     ListAllApiKeys: method({

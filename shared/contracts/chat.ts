@@ -204,7 +204,7 @@ refusal of this route does), or, once a stream has started, a last line
 \`data: {"error": {"message", "type", "code"}}\` without \`[DONE]\`. Tools, n > 1 and
 non-text content are refused. Nothing is stored: the protocol is stateless, the client sends
 the history.
-@path(/v1/chat/completions) @handler(streamResponse)`,
+@path(/v1/chat/completions) @handler(streamResponse) @credential(key)`,
       params: { body: ChatCompletionRequest },
       stream: ChatCompletionChunk,
       output: ChatCompletion,
@@ -215,7 +215,7 @@ the history.
     ListModels: method({
       doc: `The grounding modes the OpenAI-compatible endpoint takes as \`model\`: \`kbchat\`.
 (\`kbchat-files:<id>,…\` and \`kbchat-collections:<id>,…\` are not listed: knowledge's
-collection list is not exposed over RPC.) @path(/v1/models)`,
+collection list is not exposed over RPC.) @path(/v1/models) @credential(key)`,
       output: ModelList,
       envelope: false,
       errorProtocol: 'openai',

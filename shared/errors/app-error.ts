@@ -38,3 +38,26 @@ export const notFound = (message = 'Not found') => new AppError(404, 'not_found'
 
 export const serviceUnavailable = (code: string, message: string, cause?: unknown) =>
   new AppError(503, code, message, { cause });
+
+/** Codes of the refusals of a route that takes one kind of credential only (`@credential`). */
+export const LOGIN_REQUIRED = 'login_required';
+export const API_KEY_REQUIRED = 'api_key_required';
+
+/**
+ * An API key on a route that takes a login token only: administering identity (users, roles,
+ * passwords, sessions, keys) needs someone who knows the password, never a long-lived key.
+ */
+export const loginRequired = () =>
+  new AppError(
+    403,
+    LOGIN_REQUIRED,
+    'An API key cannot do this: log in (POST /moduleauth/login) and use the login token.',
+  );
+
+/** A login token on a route that takes an API key only (the OpenAI-compatible routes). */
+export const apiKeyRequired = () =>
+  new AppError(
+    403,
+    API_KEY_REQUIRED,
+    'This takes an API key (Authorization: Bearer kbc_…), not a login token: create one with POST /moduleauth/api_key.',
+  );

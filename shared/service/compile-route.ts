@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { parseAnnotations, type Annotation } from './annotations';
+import { CREDENTIALS, type Credential } from './credential';
 import { isFileDownloadSpec } from './file-download';
 import { httpMethodOf, routePathOf, type RoutePattern } from './naming';
 import { planParams } from './param-plan';
@@ -15,6 +16,8 @@ import { compileTags, parseValidateRule } from './validate-tags';
  * - `@middleware(a, b)`: names of middlewares given to mountService;
  * - `@handler(formRequest | streamResponse)`: one value each, from that list;
  * - `@grpc`: no parameters;
+ * - `@credential(login | key)`: one value, from that list; repeated `@credential` must agree;
+ *   not on a `@role(guest)` route (which takes no credential);
  * - `@validate(target, tags…)`: see validate-tags.ts.
  * Anything else is free metadata, kept in the annotation stores.
  */
@@ -65,6 +68,7 @@ export function compileRoute(
     const path = customPath(values('path'), fail) ?? routePathOf(name, options.routePattern);
     const roleParams = values('role');
     if (roleParams.some((params) => params.length === 0)) fail('@role needs at least one role');
+    const credential = credentialOf(values('credential'), roleParams.flat(), fail);
     const middlewares = values('middleware').flat();
     for (const middleware of middlewares) {
       if (!MIDDLEWARE_NAME.test(middleware)) fail(`"${middleware}" is not a middleware name`);
@@ -95,6 +99,7 @@ export function compileRoute(
       doc,
       annotations,
       roles: roleParams.length > 0 ? roleParams.flat() : undefined,
+      credential,
       middlewares,
       body: plan.body,
       params: plan.params,
@@ -125,6 +130,27 @@ function customPath(
     );
   }
   return path;
+}
+
+function credentialOf(
+  annotations: readonly (readonly string[])[],
+  roles: readonly string[],
+  fail: (m: string) => never,
+): Credential | undefined {
+  for (const params of annotations) {
+    const [kind] = params;
+    if (params.length !== 1 || !(CREDENTIALS as readonly string[]).includes(kind ?? '')) {
+      fail(
+        `@credential takes one of ${CREDENTIALS.join(', ')}; got @credential(${params.join(', ')})`,
+      );
+    }
+  }
+  const distinct = [...new Set(annotations.map(([kind]) => kind))];
+  if (distinct.length > 1) fail(`conflicting @credential annotations: ${distinct.join(' and ')}`);
+  if (distinct.length > 0 && roles.includes('guest')) {
+    fail('@credential does not apply to a @role(guest) route, which takes no credential');
+  }
+  return distinct[0] as Credential | undefined;
 }
 
 function responseOf(

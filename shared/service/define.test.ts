@@ -144,6 +144,21 @@ describe('route paths', () => {
   });
 });
 
+describe('@credential', () => {
+  it('names the one kind of credential a route takes; without it, any', () => {
+    const service = declare({
+      PostUser: method({ doc: 'Creates a user. @role(ADMIN) @credential(login)' }),
+      PostCompletion: method({ doc: '@credential(key) and again @credential(key)' }),
+      GetMe: method({}),
+    });
+    expect(service.routes.map((r) => [r.name, r.credential])).toEqual([
+      ['PostUser', 'login'],
+      ['PostCompletion', 'key'],
+      ['GetMe', undefined],
+    ]);
+  });
+});
+
 describe('declaration errors', () => {
   it.each<[string, Record<string, MethodSpec>, RegExp]>([
     ['a malformed annotation', { GetA: { doc: '@role(USER' } }, /svc\.GetA: @role\( is not closed/],
@@ -189,6 +204,27 @@ describe('declaration errors', () => {
     ['@role()', { GetA: { doc: '@role()' } }, /at least one role/],
     ['@middleware()', { GetA: { doc: '@middleware()' } }, /needs a middleware name/],
     ['@grpc with parameters', { GetA: { doc: '@grpc(x)' } }, /takes no parameters/],
+    ['@credential()', { PostA: { doc: '@credential()' } }, /@credential takes one of login, key/],
+    [
+      'an unknown credential',
+      { PostA: { doc: '@credential(password)' } },
+      /@credential takes one of login, key; got @credential\(password\)/,
+    ],
+    [
+      'two credentials in one annotation',
+      { PostA: { doc: '@credential(login, key)' } },
+      /@credential takes one of login, key/,
+    ],
+    [
+      'conflicting @credential',
+      { PostA: { doc: '@credential(login) @credential(key)' } },
+      /conflicting @credential annotations: login and key/,
+    ],
+    [
+      '@credential on a guest route',
+      { PostA: { doc: '@role(guest) @credential(login)' } },
+      /@credential does not apply to a @role\(guest\) route/,
+    ],
     [
       'stream without the annotation',
       { PostA: { stream: z.string() } },

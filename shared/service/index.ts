@@ -30,6 +30,7 @@ export {
   type Annotation,
 } from './annotations';
 export { AnnotationStore, methodNameOf } from './annotation-store';
+export { CREDENTIALS, type Credential } from './credential';
 export { httpMethodOf, routePathOf, snakeCase, type HttpMethod, type RoutePattern } from './naming';
 export { ValidateTagError } from './validate-tags';
 export { VALIDATION_FAILED } from './validation';

@@ -537,6 +537,39 @@ describe('authorization hook', () => {
     ]);
   });
 
+  it('receives the kind of credential a route takes (@credential), undefined for any', async () => {
+    const service = defineService({
+      name: 'svc',
+      prefix: '/modulesvc',
+      methods: {
+        PostUser: method({ doc: '@credential(login)' }),
+        PostCompletion: method({ doc: '@credential(key)' }),
+        GetMe: method({}),
+      },
+    });
+    const seen: Array<[string, string | undefined]> = [];
+    const app = createModuleApp({ prefix: '/modulesvc', defaultName: 'x', nameVariable: 'X' });
+    mountService(
+      app,
+      service,
+      { PostUser: () => undefined, PostCompletion: () => undefined, GetMe: () => undefined },
+      {
+        authorize: (access) => {
+          seen.push([access.route, access.credential]);
+          return undefined;
+        },
+      },
+    );
+    await app.request('/modulesvc/user', { method: 'POST' });
+    await app.request('/modulesvc/completion', { method: 'POST' });
+    await app.request('/modulesvc/me');
+    expect(seen).toEqual([
+      ['PostUser', 'login'],
+      ['PostCompletion', 'key'],
+      ['GetMe', undefined],
+    ]);
+  });
+
   it('marks whatever a route that needs a token answers Cache-Control: no-store; guest routes not', async () => {
     const { app } = setup();
     const answered = await app.request('/moduleknowledge/query?text=a', { headers: USER });

@@ -104,11 +104,12 @@ export function routeNameOf(service: Service, c: Context): string | undefined {
 }
 
 /** What the steps before a handler need to know of a route. */
-type RouteAccess = Pick<Route, 'name' | 'roles' | 'annotations' | 'errorProtocol'>;
+type RouteAccess = Pick<Route, 'name' | 'roles' | 'credential' | 'annotations' | 'errorProtocol'>;
 
 const guestRoute = (name: string): RouteAccess => ({
   name,
   roles: ['guest'],
+  credential: undefined,
   annotations: GUEST_ANNOTATIONS,
   errorProtocol: undefined,
 });
@@ -181,6 +182,7 @@ function authorizeStep<E extends Env, Principal>(
       const principal = await authorize({
         route: route.name,
         roles: route.roles,
+        credential: route.credential,
         annotations: route.annotations,
         env: c.env,
         caller: { transport: 'http', context: c },

@@ -328,6 +328,67 @@ describe('openApiDocument', () => {
   });
 });
 
+describe('routes that take one kind of credential (@credential)', () => {
+  const service = defineService({
+    name: 'svc',
+    prefix: '/modulesvc',
+    methods: {
+      PostUser: method({
+        doc: 'Creates a user. @role(ADMIN) @credential(login)',
+        params: { body: z.object({ name: z.string() }) },
+      }),
+      DeleteOwn: method({ doc: 'Ends it. @credential(login)' }),
+      PostCompletion: method({ doc: 'Answers. @credential(key)', errorProtocol: 'openai' }),
+      GetMe: method({ doc: 'Who.' }),
+    },
+  });
+  const doc = openApiDocument(service);
+  const opOf = (path: string, verb: string) => doc.paths[path]?.[verb] as JsonObject;
+
+  it('says in the description which credential the route takes and how the other is refused', () => {
+    expect(opOf('/modulesvc/user', 'post').description).toBe(
+      'Creates a user.\n\nRoles: ADMIN.\n\n' +
+        'Credential: a login token (`POST /moduleauth/login`) only; an API key is refused with 403 `login_required`.',
+    );
+    expect(opOf('/modulesvc/completion', 'post').description).toBe(
+      'Answers.\n\n' +
+        'Credential: an API key (`Authorization: Bearer kbc_…`) only; a login token is refused with 403 `api_key_required`.',
+    );
+    expect(opOf('/modulesvc/me', 'get').description).toBe('Who.');
+    expect(opOf('/modulesvc/own', 'delete')['x-annotations']).toEqual([
+      { name: 'credential', params: ['login'] },
+    ]);
+  });
+
+  it('lists the 401 and the 403 of the refused credential', () => {
+    const responses = (path: string, verb: string) => opOf(path, verb).responses as JsonObject;
+    expect(responses('/modulesvc/user', 'post')['403']).toEqual({
+      $ref: '#/components/responses/CredentialRefused',
+    });
+    expect(Object.keys(responses('/modulesvc/own', 'delete'))).toEqual([
+      '204',
+      '401',
+      '403',
+      'default',
+    ]);
+    expect(responses('/modulesvc/own', 'delete')['403']).toEqual({
+      $ref: '#/components/responses/CredentialRefused',
+    });
+    // Another protocol's routes refuse in problem documents.
+    expect(responses('/modulesvc/completion', 'post')['403']).toEqual({
+      $ref: '#/components/responses/Problem',
+    });
+    expect(Object.keys(responses('/modulesvc/me', 'get'))).toEqual(['204', 'default']);
+    expect(doc.components.responses.CredentialRefused).toMatchObject({
+      content: {
+        'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
+        'text/plain': { schema: { type: 'string', enum: ['Access denied'] } },
+      },
+    });
+    expect(refs(doc, doc).filter(([, ok]) => !ok)).toEqual([]);
+  });
+});
+
 describe('mergeOpenApi', () => {
   const auth = defineService({
     name: 'auth',

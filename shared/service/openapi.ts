@@ -1,5 +1,7 @@
 import type { z } from 'zod';
+import { API_KEY_REQUIRED, LOGIN_REQUIRED } from '../errors/app-error';
 import { stripAnnotations } from './annotations';
+import type { Credential } from './credential';
 import { openApiSchema, SchemaComponents, type JsonObject } from './openapi-schema';
 import { isOptional } from './schema-kind';
 import type { ParamPlan, Route, Service } from './types';
@@ -10,12 +12,14 @@ import type { ParamPlan, Route, Service } from './types';
  * - Paths carry the module prefix (`/moduleknowledge/query`) and there is no `servers`
  *   entry, so documents of several modules merge into one root document without rewriting.
  * - operationId is the method name. The description is the doc text with its annotations
- *   removed; roles, which OpenAPI cannot express, are added as a sentence, and every
- *   annotation is kept verbatim in the `x-annotations` extension.
+ *   removed; roles and the one credential a `@credential` route takes, which OpenAPI cannot
+ *   express (both are bearer tokens), are added as sentences, and every annotation is kept
+ *   verbatim in the `x-annotations` extension.
  * - Answers: 200 `{"data": …}`, 204, `text/event-stream` (message schema, named events in
  *   `x-sse-events`, a completed stream's last raw line in `x-sse-end`; a streaming method with
  *   an `output` also lists `application/json`), a file with Content-Disposition; errors refer to the Problem schema;
- *   401/403 (plain text) on routes with a `@role` other than `guest` alone.
+ *   401/403 (plain text) on routes with a `@role` other than `guest` alone; on `@credential`
+ *   routes 401 and a 403 that is also the problem of the refused credential.
  * - One security scheme, `bearerAuth` (`Authorization: Bearer <token>`), named by the
  *   `security` of every route not marked `@role(guest)` alone (those get `security: []`): the
  *   token check every module applies wants a token there. Documentation tools offer a token
@@ -41,8 +45,14 @@ const SECURITY_SCHEMES: Record<string, JsonObject> = {
     scheme: 'bearer',
     bearerFormat: 'JWT',
     description:
-      'The token from `POST /moduleauth/login`. Links and EventSource clients may send it as the form value `t` instead.',
+      'A login token from `POST /moduleauth/login`, or an API key (`kbc_…`, from `POST /moduleauth/api_key`; in this header only). Links and EventSource clients may send a login token as the form value `t` instead. A route that takes only one of the two says so.',
   },
+};
+
+/** The sentence that tells a `@credential` route's readers which credential it takes. */
+const CREDENTIAL_SENTENCES: Record<Credential, string> = {
+  login: `Credential: a login token (\`POST /moduleauth/login\`) only; an API key is refused with 403 \`${LOGIN_REQUIRED}\`.`,
+  key: `Credential: an API key (\`Authorization: Bearer kbc_…\`) only; a login token is refused with 403 \`${API_KEY_REQUIRED}\`.`,
 };
 
 const PROBLEM_REF = { $ref: '#/components/schemas/Problem' };
@@ -92,6 +102,10 @@ const RESPONSES: Record<string, JsonObject> = {
   AccessDenied: {
     description: "The caller's role is not allowed.",
     content: plainText('Access denied'),
+  },
+  CredentialRefused: {
+    description: `The route does not take this kind of credential (\`${LOGIN_REQUIRED}\`, \`${API_KEY_REQUIRED}\`), or the caller's role is not allowed (plain text).`,
+    content: { ...problemContent, ...plainText('Access denied') },
   },
 };
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
@@ -143,7 +157,8 @@ function operation(route: Route, components: SchemaComponents): JsonObject {
 function describe(route: Route): string {
   const text = stripAnnotations(route.doc);
   const roles = route.roles ? `Roles: ${route.roles.join(', ')}.` : '';
-  return [text, roles].filter((part) => part !== '').join('\n\n');
+  const credential = route.credential ? CREDENTIAL_SENTENCES[route.credential] : '';
+  return [text, roles, credential].filter((part) => part !== '').join('\n\n');
 }
 
 type ToSchema = (schema: z.core.$ZodType, io: 'input' | 'output') => JsonObject;
@@ -219,10 +234,11 @@ function requestBodyOf(route: Route, schema: ToSchema): JsonObject | undefined {
 function responsesOf(route: Route, schema: ToSchema): JsonObject {
   const responses: JsonObject = { ...successResponses(route, schema) };
   if (route.params.length > 0) responses['400'] = responseRef('BadRequest');
-  if (route.roles && !guestOnly(route)) {
+  if ((route.roles && !guestOnly(route)) || route.credential) {
     // Another protocol's clients read JSON: its routes refuse in problem documents.
+    const forbidden = route.credential ? 'CredentialRefused' : 'AccessDenied';
     responses['401'] = responseRef(route.errorProtocol ? 'Problem' : 'Unauthorised');
-    responses['403'] = responseRef(route.errorProtocol ? 'Problem' : 'AccessDenied');
+    responses['403'] = responseRef(route.errorProtocol ? 'Problem' : forbidden);
   }
   responses.default = responseRef('Problem');
   return responses;

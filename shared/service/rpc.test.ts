@@ -113,6 +113,35 @@ describe('rpcEntrypoint', () => {
     ]);
   });
 
+  it('passes the kind of credential a method takes (@credential) to the hook, as on HTTP', async () => {
+    const service = defineService({
+      name: 'svc',
+      prefix: '/modulesvc',
+      methods: { PostUser: method({ doc: '@credential(login)' }), GetMe: method({}) },
+    });
+    const seen: Array<[string, string | undefined]> = [];
+    const Entrypoint = rpcEntrypoint(
+      service,
+      { PostUser: () => undefined, GetMe: () => undefined },
+      {
+        authorize: (access) => {
+          seen.push([access.route, access.credential]);
+          return undefined;
+        },
+      },
+    );
+    const entrypoint = new Entrypoint(createExecutionContext(), env) as unknown as Record<
+      string,
+      (params: unknown, meta: unknown) => Promise<unknown>
+    >;
+    await entrypoint.PostUser!({}, USER);
+    await entrypoint.GetMe!({}, USER);
+    expect(seen).toEqual([
+      ['PostUser', 'login'],
+      ['GetMe', undefined],
+    ]);
+  });
+
   it('reports validation failures with parameter-qualified field names, without coercing text', async () => {
     const { entrypoint } = setup();
     const result = await entrypoint.GetQuery({ text: '', top: '5' as unknown as number }, USER);

@@ -153,6 +153,7 @@ function callerOf<S extends Service, Bindings, Principal>(
       const principal = await options.authorize?.({
         route: name,
         roles: service.methodAnnotations.getParams(name, 'role'),
+        credential: route.credential,
         annotations: service.methodAnnotations.annotationsOf(name),
         env,
         caller: { transport: 'rpc', identity: meta?.identity, fullMethod },

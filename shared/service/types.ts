@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Logger } from '../log/logger';
 import type { AnnotationStore } from './annotation-store';
 import type { Annotation } from './annotations';
+import type { Credential } from './credential';
 import type { DownloadedFile, FileDownload, FileDownloadSpec } from './file-download';
 import type { HttpMethod, RoutePattern } from './naming';
 import type { SseEvent } from './sse';
@@ -131,6 +132,8 @@ export interface Route {
   readonly annotations: readonly Annotation[];
   /** Parameters of `@role`, or undefined when the route has none. */
   readonly roles: readonly string[] | undefined;
+  /** The one kind of credential the route takes (`@credential`); undefined: any. */
+  readonly credential: Credential | undefined;
   /** Names from `@middleware`, in order. */
   readonly middlewares: readonly string[];
   readonly body: BodyKind;
@@ -263,6 +266,8 @@ export interface AccessRequest<Bindings = unknown> {
   readonly route: string;
   /** The route's `@role` parameters; undefined when it has no `@role`. */
   readonly roles: readonly string[] | undefined;
+  /** The one kind of credential the route takes (`@credential`); undefined: any. */
+  readonly credential: Credential | undefined;
   readonly annotations: readonly Annotation[];
   readonly env: Bindings;
   readonly caller: Caller;

@@ -14,10 +14,14 @@ import {
   call,
   createUser,
   deleteUser,
+  listAllUsers,
+  login,
   refusal,
   seededAdminToken,
   setDisabled,
   tokenFor,
+  uniqueName,
+  uniquePassword,
   type TestUser,
 } from '../helpers/auth';
 import { queryRows } from '../helpers/database';
@@ -311,6 +315,91 @@ describe('a key acts as its user', () => {
   });
 });
 
+describe('a key does not administer identity: that takes a login (403 login_required)', () => {
+  /** Whether a user can still log in with a password, and is not disabled. */
+  const logsIn = async (username: string, password: string) =>
+    (await login(username, password)).status === 200;
+
+  it('even a SUPER_ADMIN’s key cannot create, promote, disable, reset, log out or delete users', async () => {
+    const boss = await userWithKey(true);
+    const target = await createUser();
+    cleanupUsers.push(target.id);
+    const targetToken = await tokenFor(target.username, target.password);
+    const newName = uniqueName('minted');
+    const attempts: [string, string, unknown][] = [
+      [
+        'POST',
+        '/moduleauth/user',
+        { username: newName, password: uniquePassword(), super_admin: true },
+      ],
+      ['PUT', '/moduleauth/user_role', { user_id: target.id, super_admin: true }],
+      ['PUT', '/moduleauth/user_status', { user_id: target.id, disabled: true }],
+      ['PUT', '/moduleauth/user_password', { user_id: target.id, password: uniquePassword() }],
+      ['POST', '/moduleauth/user_logout_all', { user_id: target.id }],
+      ['DELETE', `/moduleauth/user?user_id=${target.id}`, undefined],
+    ];
+    for (const [method, path, json] of attempts) {
+      const res = await call(path, { method, token: boss.key.key, json });
+      await expectProblem(res, [403], ['login_required'], `${method} ${path}`);
+    }
+    // Nothing happened: no new user, the target is as they were, their session still stands.
+    const names = (await listAllUsers()).map((u) => u.username);
+    expect(names).toContain(target.username);
+    expect(names).not.toContain(newName);
+    expect(await logsIn(target.username, target.password)).toBe(true);
+    const me = await call('/moduleauth/me', { token: targetToken });
+    expect(me.status).toBe(200);
+    expect((await me.json<{ data: { role: string } }>()).data.role).toBe('USER');
+  });
+
+  it('nor change its own user’s password, end their sessions, or create or revoke keys', async () => {
+    const { user, token, key } = await userWithKey(true);
+    const other = await createKey(token, 'other');
+    const attempts: [string, string, unknown][] = [
+      [
+        'PUT',
+        '/moduleauth/password',
+        { old_password: user.password, new_password: uniquePassword() },
+      ],
+      ['POST', '/moduleauth/logout_all', undefined],
+      ['POST', '/moduleauth/api_key', { name: 'minted' }],
+      ['DELETE', `/moduleauth/api_key?id=${other.id}`, undefined],
+    ];
+    for (const [method, path, json] of attempts) {
+      const res = await call(path, { method, token: key.key, json });
+      await expectProblem(res, [403], ['login_required'], `${method} ${path}`);
+    }
+    expect(await logsIn(user.username, user.password)).toBe(true);
+    expect((await call('/moduleauth/me', { token })).status).toBe(200);
+    expect((await keyRows(user.id)).map((row) => row.id).sort()).toEqual([key.id, other.id].sort());
+  });
+
+  it('reads stay open to a key: me, the user list, its user’s keys, everyone’s keys', async () => {
+    const boss = await userWithKey(true);
+    for (const path of [
+      '/moduleauth/me',
+      '/moduleauth/users',
+      '/moduleauth/api_keys',
+      '/moduleauth/all_api_keys',
+    ]) {
+      expect((await call(path, { token: boss.key.key })).status, path).toBe(200);
+    }
+  });
+
+  it('the same changes with a login token of the same user pass', async () => {
+    const { token } = await userWithKey(true);
+    const target = await createUser();
+    cleanupUsers.push(target.id);
+    const res = await call('/moduleauth/user_status', {
+      method: 'PUT',
+      token,
+      json: { user_id: target.id, disabled: true },
+    });
+    expect(res.status).toBe(200);
+    expect(await logsIn(target.username, target.password)).toBe(false);
+  });
+});
+
 describe('a key stops working at once', () => {
   it('when its owner revokes it: the next request is refused by all three modules', async () => {
     const { token, key } = await userWithKey();
@@ -332,13 +421,21 @@ describe('a key stops working at once', () => {
     expect((await call('/moduleauth/me', { token: other.key })).status).toBe(200);
   });
 
-  it('when its user is disabled (and works again when they are enabled)', async () => {
-    const { user, key } = await userWithKey();
+  it('when its user is disabled, which revokes every key of theirs: enabling them brings none back', async () => {
+    const { user, token, key } = await userWithKey();
+    const second = await createKey(token, 'second');
+    const bystander = await userWithKey();
     expect(await uses(key.key)).toEqual(ALL_200);
     expect((await setDisabled(user.id, true)).status).toBe(200);
     expect(await uses(key.key)).toEqual(ALL_401);
+    expect(await keyRows(user.id)).toEqual([]);
     expect((await setDisabled(user.id, false)).status).toBe(200);
-    expect(await uses(key.key)).toEqual(ALL_200);
+    expect(await uses(key.key)).toEqual(ALL_401);
+    expect((await call('/moduleauth/me', { token: second.key })).status).toBe(401);
+    expect(await keyRows(user.id)).toEqual([]);
+    // Only that user's keys went.
+    expect(await keyRows(bystander.user.id)).toHaveLength(1);
+    expect((await call('/moduleauth/me', { token: bystander.key.key })).status).toBe(200);
   });
 
   it('when its user is deleted (and the key goes with them)', async () => {
@@ -391,9 +488,9 @@ describe('revoking and listing anyone’s keys', () => {
     expect(await res.text()).not.toContain(user.username);
     expect(await keyRows(user.id)).toHaveLength(1);
     expect((await call('/moduleauth/me', { token: key.key })).status).toBe(200);
-    // Nor through another key of the USER's own.
+    // Nor through another key of the USER's own, which may not revoke keys at all.
     const own = await createKey(aliceToken);
-    expect((await revoke(own.key, key.id)).status).toBe(404);
+    await expectProblem(await revoke(own.key, key.id), [403], ['login_required']);
     expect((await call('/moduleauth/me', { token: key.key })).status).toBe(200);
   });
 

@@ -411,6 +411,12 @@ describe('the last active super admin stays', () => {
     const dormant = await createUser({ superAdmin: true });
     expect((await setDisabled(dormant.id, true)).status).toBe(200);
 
+    // An API key of the last admin's: disabling revokes keys in the same transaction, so a
+    // refused disable must leave it working.
+    const keyAnswer = await call('/moduleauth/api_key', { token, json: { name: 'last admin' } });
+    expect(keyAnswer.status).toBe(200);
+    const key = (await keyAnswer.json<{ data: { id: string; key: string } }>()).data;
+
     const saved = (await userRow(me.id))!;
     const attempts: [string, () => Promise<Response>][] = [
       ['demote', () => setRole(me.id, false)],
@@ -439,6 +445,11 @@ describe('the last active super admin stays', () => {
         code: 'last_super_admin',
       })),
     );
+
+    expect((await call('/moduleauth/me', { token: key.key })).status).toBe(200);
+    expect(
+      (await call(`/moduleauth/api_key?id=${key.id}`, { method: 'DELETE', token })).status,
+    ).toBe(204);
 
     // Changes that keep them an active super admin still pass.
     expect((await setRole(me.id, true)).status).toBe(200);

@@ -333,6 +333,37 @@ async function conversationCount(): Promise<number> {
 }
 
 describe('an API key is the way in', () => {
+  it('a login token is refused, 403 api_key_required, in the header and in ?t=, as OpenAI errors', async () => {
+    const user = await createUser();
+    const login = await tokenFor(user.username, user.password);
+    const withLogin = client(login);
+    const asked = await withLogin.chat.completions
+      .create({ model: 'kbchat', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
+    const listed = await withLogin.models.list().catch((e: unknown) => e);
+    for (const err of [asked, listed]) {
+      expect(err).toBeInstanceOf(OpenAI.PermissionDeniedError);
+      expect((err as InstanceType<typeof OpenAI.APIError>).code).toBe('api_key_required');
+    }
+    const body = JSON.stringify({ model: 'kbchat', messages: [{ role: 'user', content: 'hi' }] });
+    for (const request of [
+      new Request(`http://kb.test/modulechat/v1/chat/completions?t=${login}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body,
+      }),
+      new Request(`http://kb.test/modulechat/v1/models?t=${login}`),
+    ]) {
+      const res = await exports.default.fetch(request);
+      expect(res.status, request.url.split('?')[0]).toBe(403);
+      expect(res.headers.get('Content-Type')).toBe('application/problem+json');
+      expect(await res.json()).toMatchObject({
+        code: 'api_key_required',
+        error: { code: 'api_key_required', type: 'invalid_request_error' },
+      });
+    }
+  });
+
   it('streams with a key; once the key is revoked the next call is refused (401)', async () => {
     const user = await createUser();
     const { id, key, login } = await apiKeyFor(user);

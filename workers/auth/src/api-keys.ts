@@ -89,6 +89,10 @@ export async function allApiKeys(adb: AuthDb, page: number, size: number) {
   return { items, total: total?.n ?? 0 };
 }
 
+/** Deletes (revokes) every key of a user: part of disabling them (users.ts). */
+export const revokeUserApiKeys = (adb: AuthDb, userId: string) =>
+  adb.db.delete(apiKeys).where(eq(apiKeys.userId, userId));
+
 /**
  * Deletes (revokes) a key: any key when `owner` is undefined (a super admin), else only one of
  * that user's. Whether it existed: someone else's key is as absent as an unknown one.

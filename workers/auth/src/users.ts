@@ -2,6 +2,7 @@ import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { RequestDb } from '../../../shared/db/request-db';
 import { sqlStateOf } from '../../../shared/db/sql-state';
 import { AppError, notFound } from '../../../shared/errors/app-error';
+import { revokeUserApiKeys } from './api-keys';
 import type * as schema from './db/schema';
 import { users, type User } from './db/schema';
 
@@ -90,7 +91,9 @@ export async function endAllSessions(adb: AuthDb, id: string): Promise<User> {
 /**
  * Changes that could take away the last active super admin (demote, disable, delete): one
  * batch of [lock, change, check] — the check raises when no active super admin is left and
- * the whole batch rolls back. A role change or disabling ends the user's sessions.
+ * the whole batch rolls back. A role change or disabling ends the user's sessions; disabling
+ * also revokes (deletes) every API key of the user in the same batch, so that enabling them
+ * again brings back no credential made before (deleting the user cascades to their keys).
  */
 export async function changeUserGuardingLastAdmin(
   adb: AuthDb,
@@ -113,7 +116,10 @@ export async function changeUserGuardingLastAdmin(
           .where(eq(users.id, id))
           .returning();
   try {
-    const [, [user]] = await adb.batch([lock, apply, check]);
+    const disabling = change !== 'delete' && change.disabled === true;
+    const [, [user]] = disabling
+      ? await adb.batch([lock, apply, revokeUserApiKeys(adb, id), check])
+      : await adb.batch([lock, apply, check]);
     if (!user) throw notFound('No such user.');
     return change === 'delete' ? undefined : user;
   } catch (err) {

@@ -1,20 +1,15 @@
 import { apiKeyHash, apiKeyPrefix, newApiKey } from '../../../../shared/auth/api-key';
-import { AppError, notFound } from '../../../../shared/errors/app-error';
+import { notFound } from '../../../../shared/errors/app-error';
 import { allApiKeys, createApiKey, deleteApiKey, userApiKeys } from '../api-keys';
 import { authDb, principalOf, type AuthCall } from '../context';
 import { apiKeyView } from '../views';
 
-/** Creates a key for the current user; the answer is the only place the key ever appears. */
+/**
+ * Creates a key for the current user; the answer is the only place the key ever appears.
+ * Only a login creates keys (`@credential(login)` in the contract): a key that could mint keys
+ * would outlive its own revocation through them.
+ */
 export async function create({ body }: { body: { name: string } }, ctx: AuthCall) {
-  // A key that could mint keys would outlive its own revocation through them: only a login
-  // (someone who knows the password) creates keys.
-  if (principalOf(ctx).credential === 'key') {
-    throw new AppError(
-      403,
-      'login_required',
-      'API keys cannot create API keys: log in to create one.',
-    );
-  }
   const key = newApiKey();
   const row = await createApiKey(authDb(ctx), {
     userId: principalOf(ctx).id,
