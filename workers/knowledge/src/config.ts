@@ -24,6 +24,7 @@ const ingestConfig = z
     INGEST_RETRY_LIMIT: positiveInt(5),
     INGEST_RETRY_DELAY_MS: positiveInt(2_000),
     INGEST_STALE_SECONDS: positiveInt(60),
+    INGEST_MAX_REVIVALS: positiveInt(3),
   })
   .refine((env) => env.CHUNK_OVERLAP < env.CHUNK_SIZE, {
     path: ['CHUNK_OVERLAP'],
@@ -41,6 +42,7 @@ const ingestConfig = z
     retryLimit: env.INGEST_RETRY_LIMIT,
     retryDelayMs: env.INGEST_RETRY_DELAY_MS,
     staleSeconds: env.INGEST_STALE_SECONDS,
+    maxRevivals: env.INGEST_MAX_REVIVALS,
   }));
 
 /** The model settings, refused when the embeddings would not fit the vector column. */

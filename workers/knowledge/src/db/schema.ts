@@ -88,6 +88,12 @@ export const files = pgTable(
     parsedBytes: bigint('parsed_bytes', { mode: 'number' }).notNull().default(0),
     /** The workflow instance working on the file now. */
     workflowId: text('workflow_id'),
+    /**
+     * How many times the watchdog revived the ingest since a step last made progress: an ingest
+     * that dies in the same place again and again (a document that crashes its parser) stops
+     * after a few (kbchat_claim_stalled_files) instead of looping.
+     */
+    revivals: integer('revivals').notNull().default(0),
     /** The collection the file belongs to; its chunks follow it (chunks_file_fk, ON UPDATE CASCADE). */
     collectionId: uuid('collection_id')
       .notNull()

@@ -124,6 +124,8 @@ export async function retry({ body }: { body: { id: string } }, ctx: KnowledgeCa
         errorCode: null,
         errorMessage: null,
         workflowId,
+        // A retry is a person's decision: the watchdog's count of revivals starts again.
+        revivals: 0,
         updatedAt: new Date(),
       })
       .where(eq(files.id, row.id))

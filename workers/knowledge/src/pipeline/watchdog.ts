@@ -53,16 +53,30 @@ const PER_PASS = 20;
  * ended without finishing the file is replaced by a new instance (every step is idempotent,
  * so it redoes at most one step's work). Rows are claimed first, so two passes at once never
  * revive the same file twice.
+ *
+ * A file revived INGEST_MAX_REVIVALS times without a step making progress in between is not
+ * revived again: its ingest dies in the same place every time (a document that takes its
+ * parser's isolate down), and reviving it would only take the isolate down again. The claim
+ * fails it (`ingest_gave_up`) and its workflow is stopped.
  */
 export async function reviveStalledIngests(env: KnowledgeEnv, log: Logger): Promise<number> {
   const config = knowledgeConfig(env);
   // It acts for no user and sees no file through the policies: claiming stalled files is a
-  // function of its own (migration 0009), and each revived file is then updated in its scope.
+  // function of its own (migrations 0009, 0018), and each revived file is then updated in its
+  // scope.
   const { rows: claimed } = await httpDatabase(config.database, schema).execute<{
     id: string;
     workflow_id: string | null;
-  }>(sql`select * from kbchat_claim_stalled_files(${config.ingest.staleSeconds}, ${PER_PASS})`);
+    gave_up: boolean;
+  }>(
+    sql`select * from kbchat_claim_stalled_files(${config.ingest.staleSeconds}, ${PER_PASS}, ${config.ingest.maxRevivals})`,
+  );
   for (const file of claimed) {
+    if (file.gave_up) {
+      await stopIngest(env.INGEST, { workflowId: file.workflow_id, status: 'processing' });
+      log.warn('stalled ingest given up', { file_id: file.id });
+      continue;
+    }
     const revived = await wakeUp(env.INGEST, file.workflow_id);
     if (!revived) {
       const workflowId = await startIngest(env.INGEST, file.id, 1);

@@ -29,13 +29,20 @@ export interface Progress {
   workflowId?: string;
 }
 
-/** Moves a file's progress on (and its heartbeat, updated_at), unless it is already ready. */
+/**
+ * Moves a file's progress on (and its heartbeat, updated_at), unless it is already ready. Any
+ * progress but a step's error (a step that failed and will be retried) counts as the ingest
+ * moving: the watchdog's count of revivals without progress starts again.
+ */
 export const setProgress = (db: Queries, id: string, progress: Progress) =>
   db
     .update(files)
-    .set({ ...progress, updatedAt: new Date() })
+    .set({ ...progress, ...(madeProgress(progress) ? { revivals: 0 } : {}), updatedAt: new Date() })
     .where(and(eq(files.id, id), sql`${files.status} <> 'ready'`))
     .returning({ id: files.id });
+
+const madeProgress = (progress: Progress) =>
+  Object.keys(progress).some((key) => key !== 'errorCode' && key !== 'errorMessage');
 
 export function storeLayouts(db: Queries, fileId: string, layouts: readonly PageLayout[]) {
   return groupsOf(layouts, (layout) => JSON.stringify(layout).length).map((group) =>

@@ -1,0 +1,32 @@
+ALTER TABLE "files" ADD COLUMN "revivals" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+-- The watchdog's claim (migration 0009), now with a limit: a file whose ingest was revived
+-- p_max_revivals times without any step making progress in between (setProgress resets
+-- `revivals`) is not revived again but fails with `ingest_gave_up`. A document that kills its
+-- parser (out of memory, a crash of the runtime) would otherwise be revived, and kill it
+-- again, forever. `gave_up` tells the caller which rows failed, so that it can stop their
+-- workflow instances; the others are to be revived.
+DROP FUNCTION kbchat_claim_stalled_files(integer, integer);
+--> statement-breakpoint
+CREATE FUNCTION kbchat_claim_stalled_files(p_stale_seconds integer, p_limit integer, p_max_revivals integer)
+RETURNS TABLE (id uuid, workflow_id text, gave_up boolean)
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = public, pg_temp
+AS $$
+  UPDATE files f SET
+    updated_at = now(),
+    revivals = CASE WHEN f.revivals >= p_max_revivals THEN f.revivals ELSE f.revivals + 1 END,
+    status = CASE WHEN f.revivals >= p_max_revivals THEN 'failed' ELSE f.status END,
+    error_code = CASE WHEN f.revivals >= p_max_revivals THEN 'ingest_gave_up' ELSE f.error_code END,
+    error_message = CASE WHEN f.revivals >= p_max_revivals
+      THEN 'Processing the file stopped ' || (f.revivals + 1) || ' times at the same point, so it was given up. The file may need more memory or time than allowed: save it again (for example as PDF or plain text), or split it, and upload it again.'
+      ELSE f.error_message END
+  WHERE f.id IN (
+    SELECT s.id FROM files s
+    WHERE s.status IN ('queued', 'processing')
+      AND s.updated_at < now() - make_interval(secs => p_stale_seconds)
+    ORDER BY s.updated_at
+    LIMIT p_limit
+    FOR UPDATE SKIP LOCKED
+  )
+  RETURNING f.id, f.workflow_id, f.status = 'failed'
+$$;
