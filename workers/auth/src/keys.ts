@@ -1,3 +1,4 @@
+import { importVerificationKeys, type VerificationKey } from '../../../shared/auth/keys';
 import { hashPassword } from './password';
 import { importSigningKey, type SigningKey } from './tokens';
 
@@ -12,6 +13,19 @@ export function signingKey(privateJwk: string): Promise<SigningKey> {
     key.catch(() => signingKeys.delete(privateJwk));
   }
   return key;
+}
+
+const publicKeys = new Map<string, Promise<VerificationKey[]>>();
+
+/** The public keys (AUTH_PUBLIC_KEYS) that verify what auth signed: device cookies here. */
+export function verificationKeys(jwks: string): Promise<VerificationKey[]> {
+  let keys = publicKeys.get(jwks);
+  if (!keys) {
+    keys = importVerificationKeys(jwks);
+    publicKeys.set(jwks, keys);
+    keys.catch(() => publicKeys.delete(jwks));
+  }
+  return keys;
 }
 
 let dummy: Promise<string> | undefined;

@@ -37,8 +37,9 @@ export const users = pgTable(
 
 /**
  * Login attempts per key in a fixed window (`pair:<name>|<address>`, `address:<address>`,
- * `user:<name>`), counted before the password is checked. `next_allowed_at` is the per-username
- * backoff for addresses the user has not logged in from (see the login policy in the README).
+ * `user:<name>`, or `device:<id>` for an attempt with a valid device cookie), counted before the
+ * password is checked. `next_allowed_at` is the per-username backoff for addresses the user has
+ * not logged in from (see the login policy in the README).
  */
 export const loginFailures = pgTable('login_failures', {
   key: text('key').primaryKey(),

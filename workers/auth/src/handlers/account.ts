@@ -3,6 +3,7 @@ import { accessDenied } from '../../../../shared/service';
 import { roleOf } from '../../../../shared/auth/roles';
 import { authConfig } from '../config';
 import { authDb, clientAddress, principalOf, type AuthCall } from '../context';
+import { grantDevice, judgingDevice, presentedDevice } from '../devices';
 import { signingKey } from '../keys';
 import { loginAttempt, loginSucceeded, refuseIfThrottled } from '../login-throttle';
 import { hashPassword, verifyPassword } from '../password';
@@ -35,8 +36,9 @@ export async function signup(
 
 /**
  * Changes the user's own password. A wrong old password counts against the login throttle
- * (a stolen token must not become a password-guessing oracle). Every session ends, this one
- * included: the answer is a new token for it.
+ * (a stolen token must not become a password-guessing oracle), judged by the browser's device
+ * cookie as a login is. Every session ends, this one included, and with them the standing of
+ * every device cookie: the answer is a new token for this session and a new device cookie.
  */
 export async function changePassword(
   { body }: { body: { old_password: string; new_password: string } },
@@ -46,8 +48,9 @@ export async function changePassword(
   const config = authConfig(ctx.env);
   const address = clientAddress(ctx);
   const adb = authDb(ctx);
+  const device = await presentedDevice(ctx, username);
   const [attempt, [user]] = await adb.batch([
-    loginAttempt(adb, username, address, config.throttle),
+    loginAttempt(adb, username, address, config.throttle, device),
     userById(adb, id),
   ]);
   refuseIfThrottled(attempt);
@@ -55,10 +58,16 @@ export async function changePassword(
     throw new AppError(400, 'wrong_password', 'The current password is wrong.');
   }
   const passwordHash = await hashPassword(body.new_password);
-  await adb.run(loginSucceeded(adb, username, address, id));
+  await adb.run(loginSucceeded(adb, username, address, id, judgingDevice(device, user)));
   const updated = await setPassword(adb, id, passwordHash, user.passwordHash);
   if (!updated) throw new AppError(409, 'password_changed', 'The password was changed meanwhile.');
-  return issueToken(updated, await signingKey(config.signing.privateKey), config.signing);
+  const answer = await issueToken(
+    updated,
+    await signingKey(config.signing.privateKey),
+    config.signing,
+  );
+  await grantDevice(ctx, username, updated);
+  return answer;
 }
 
 /** Logs the user out everywhere: every token of theirs, this one included, stops working. */

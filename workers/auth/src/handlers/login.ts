@@ -1,6 +1,7 @@
 import { unauthorised } from '../../../../shared/service';
 import { authConfig } from '../config';
 import { authDb, clientAddress, type AuthCall } from '../context';
+import { grantDevice, judgingDevice, presentedDevice } from '../devices';
 import { dummyPasswordHash, signingKey } from '../keys';
 import { loginAttempt, loginSucceeded, refuseIfThrottled } from '../login-throttle';
 import { hashPassword, needsRehash, verifyPassword } from '../password';
@@ -13,6 +14,8 @@ import { eq } from 'drizzle-orm';
  * Unknown user, wrong password and disabled user take the same path and the same time, and
  * answer the same 401: nothing tells which usernames exist. Two round trips besides the
  * password hash: [count the attempt, find the user], then [give the attempt back, rehash].
+ * The browser's device cookie for the username, if valid, is what the attempt is judged by;
+ * a success sets a new one.
  */
 export async function login(
   { body }: { body: { username: string; password: string } },
@@ -21,8 +24,9 @@ export async function login(
   const config = authConfig(ctx.env);
   const address = clientAddress(ctx);
   const adb = authDb(ctx);
+  const device = await presentedDevice(ctx, body.username);
   const [attempt, [user]] = await adb.batch([
-    loginAttempt(adb, body.username, address, config.throttle),
+    loginAttempt(adb, body.username, address, config.throttle, device),
     userByName(adb, body.username),
   ]);
   refuseIfThrottled(attempt);
@@ -31,7 +35,13 @@ export async function login(
     user?.passwordHash ?? (await dummyPasswordHash()),
   );
   if (!user || !matches || user.disabled) throw unauthorised('login failed');
-  const succeeded = loginSucceeded(adb, body.username, address, user.id);
+  const succeeded = loginSucceeded(
+    adb,
+    body.username,
+    address,
+    user.id,
+    judgingDevice(device, user),
+  );
   if (needsRehash(user.passwordHash)) {
     // The same password under the current parameters: not a change, the sessions stay.
     const passwordHash = await hashPassword(body.password);
@@ -42,5 +52,11 @@ export async function login(
   } else {
     await adb.run(succeeded);
   }
-  return issueToken(user, await signingKey(config.signing.privateKey), config.signing);
+  const answer = await issueToken(
+    user,
+    await signingKey(config.signing.privateKey),
+    config.signing,
+  );
+  await grantDevice(ctx, body.username, user);
+  return answer;
 }
