@@ -1,5 +1,6 @@
 import { AppError } from '../../../../shared/errors/app-error';
 import type { FileFormat } from '../db/schema';
+import { DocumentTooComplex } from './document-work-budget';
 import { DocxError } from './docx-text';
 import { PdfTextError, type PdfFailureReason } from './pdf-failure';
 
@@ -13,6 +14,7 @@ export type DocumentFailure =
 
 export class DocumentError extends Error {
   readonly reason: DocumentFailure;
+  readonly format: FileFormat | undefined;
   readonly code: string;
   readonly status: 415 | 422;
 
@@ -25,6 +27,7 @@ export class DocumentError extends Error {
     super(message, { cause });
     this.name = 'DocumentError';
     this.reason = reason;
+    this.format = format;
     this.code =
       reason === 'unsupported_format'
         ? 'unsupported_format'
@@ -51,9 +54,19 @@ const WHAT: Record<Exclude<FileFormat, 'pdf'>, string> = {
   docx: 'The Word document',
 };
 
-/** A failure of extraction, whatever the format's own error type. */
-export function documentErrorOf(err: unknown, maxPages: number): unknown {
+/**
+ * A failure of extraction, whatever the format's own error type. `format` names the document
+ * for errors that do not carry it (a spent work budget).
+ */
+export function documentErrorOf(
+  err: unknown,
+  maxPages: number,
+  format?: Exclude<FileFormat, 'pdf'>,
+): unknown {
   if (err instanceof DocumentError) return err;
+  if (err instanceof DocumentTooComplex && format !== undefined) {
+    return new DocumentError('too_complex', format, tooComplex(format, err), err);
+  }
   if (err instanceof PdfTextError) {
     return err.reason === 'not_pdf'
       ? unsupportedFormat()
@@ -76,7 +89,7 @@ export function describe(
     case 'corrupt':
       return `${what} could not be read: it is damaged or incomplete. Save or export it again and retry.`;
     case 'too_complex':
-      return `${what} needs more work to read than allowed (it unpacks to too much data). Save it again without embedded objects, or split it.`;
+      return `${what} needs more work to read than allowed. Save it again without embedded objects, or split it.`;
     case 'no_text':
       return `${what} contains no text.`;
     case 'too_many_pages':
@@ -86,4 +99,18 @@ export function describe(
     case 'encrypted':
       return `${what} is password-protected. Remove the password and upload it again.`;
   }
+}
+
+const WORK: Record<DocumentTooComplex['work'], (limit: string) => string> = {
+  elements: (limit) => `it has more than ${limit} elements (tags)`,
+  blocks: (limit) => `it has more than ${limit} paragraphs`,
+  textChars: (limit) => `it has more than ${limit} characters of text`,
+  depth: (limit) => `its content is nested more than ${limit} levels deep`,
+  inflatedBytes: (limit) => `it unpacks to more than ${limit} bytes`,
+};
+
+/** Which budget a document spent, in words the uploader can act on. */
+function tooComplex(format: Exclude<FileFormat, 'pdf'>, err: DocumentTooComplex): string {
+  const limit = err.limit.toLocaleString('en-US');
+  return `${WHAT[format]} is too large or too complex to read: ${WORK[err.work](limit)}. Split it into smaller documents, or save it again as plain text or PDF.`;
 }

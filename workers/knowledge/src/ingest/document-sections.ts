@@ -1,6 +1,7 @@
 import type { FileFormat } from '../db/schema';
 import { decodeText, type DetectedFormat } from './detect-format';
 import { describe, DocumentError, documentErrorOf } from './document-error';
+import { DOCUMENT_WORK_BUDGETS, DocumentWorkMeter } from './document-work-budget';
 import { docxSections } from './docx-text';
 import { htmlSections, markdownSections, textSections, type Section } from './sections';
 
@@ -21,7 +22,7 @@ export async function documentSections(
         ? await docxSections(bytes)
         : sectionsOfText(format, textOf(bytes, detected));
   } catch (err) {
-    throw documentErrorOf(err, limits.maxPages);
+    throw documentErrorOf(err, limits.maxPages, format);
   }
   if (sections.every((section) => !/\S/u.test(section.text))) {
     throw new DocumentError('no_text', format, describe('no_text', format, limits.maxPages));
@@ -38,9 +39,12 @@ export async function documentSections(
 }
 
 function sectionsOfText(format: 'text' | 'markdown' | 'html', text: string): Section[] {
-  if (format === 'html') return htmlSections(text);
-  if (format === 'markdown') return markdownSections(text);
-  return textSections(text);
+  const meter = new DocumentWorkMeter(DOCUMENT_WORK_BUDGETS[format]);
+  if (format === 'html') return htmlSections(text, meter);
+  // Text and Markdown are their text: one far over the budget is refused before any parsing.
+  meter.pending(text.length);
+  if (format === 'markdown') return markdownSections(text, meter);
+  return textSections(text, meter);
 }
 
 function textOf(bytes: Uint8Array, detected: DetectedFormat): string {
