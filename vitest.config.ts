@@ -99,6 +99,7 @@ function workersProject(
             serviceBindings: {
               KNOWLEDGE_RPC: { name: 'kbchat-knowledge', entrypoint: 'KnowledgeRpc' },
               AUTH_RPC: { name: 'kbchat-auth', entrypoint: 'AuthRpc' },
+              READER: { name: 'kbchat-reader', entrypoint: 'DocumentReader' },
             },
             r2Buckets: { FILES: 'kbchat-files' },
             workers: moduleWorkers(stack),

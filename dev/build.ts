@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { WORKER_CONFIGS, wranglerEnv } from './stack/wrangler.ts';
+import { MODULE_WORKERS, wranglerEnv } from './stack/wrangler.ts';
 import { buildWeb } from './web-build.ts';
 
 // Compressed size limits per worker (Cloudflare docs, Workers limits): Free 3 MB, Paid 10 MB.
@@ -15,8 +15,7 @@ const root = path.resolve(import.meta.dirname, '..');
 // The web app first: its bundle is the gateway's static assets (wrangler.toml [assets]).
 await buildWeb();
 const rows: string[] = [];
-for (const config of WORKER_CONFIGS) {
-  const name = config === 'wrangler.toml' ? 'gateway' : path.basename(path.dirname(config));
+for (const { name, config } of [{ name: 'gateway', config: 'wrangler.toml' }, ...MODULE_WORKERS]) {
   const outdir = path.join(root, 'dist', name);
   const run = spawnSync('wrangler', ['deploy', '--dry-run', '-c', config, '--outdir', outdir], {
     cwd: root,

@@ -1,16 +1,19 @@
 // npm run dev: the whole service on one local port.
 //
 // Starts the database (PGlite + pgvector in .data/, or DATABASE_URL), applies migrations,
-// starts the offline model endpoint when no provider is configured, then `wrangler dev` with
-// the gateway first and the three module workers behind it (hot reload included). Ctrl-C
-// stops everything and flushes the database.
+// starts the offline model endpoint when no provider is configured, then two `wrangler dev`
+// processes (hot reload included): knowledge's document reader in one, the gateway and the
+// three module workers in the other, which reaches the reader through the dev registry. A
+// document that takes the reader's runtime down takes nothing else with it. Ctrl-C stops
+// everything and flushes the database.
 import { spawn } from 'node:child_process';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startLocalStack, StartupError, type LocalStack } from './stack/local-stack.ts';
-import { WORKER_CONFIGS, wranglerEnv } from './stack/wrangler.ts';
+import { copyRedacted } from './stack/dev-log.ts';
+import { READER_CONFIG, SERVING_CONFIGS, wranglerEnv } from './stack/wrangler.ts';
 import { buildWeb } from './web-build.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -51,36 +54,105 @@ await writeEnvFile(path.join(dataDir, 'owner.env'), {
 });
 printBanner(stack, host, port);
 
-const wrangler = spawn(
-  'wrangler',
-  [
-    'dev',
-    ...WORKER_CONFIGS.flatMap((config) => ['-c', config]),
-    '--port',
-    String(port),
-    '--ip',
-    host,
-    '--env-file',
-    envFile,
-    '--persist-to',
-    path.join(dataDir, 'wrangler'),
-    '--show-interactive-dev-session=false',
-    // KBCHAT_INSPECTOR_PORT: the workers' V8 inspector (DevTools protocol), for the memory
-    // benchmark (npm run bench:ingest reads each step's heap from it).
-    ...(process.env.KBCHAT_INSPECTOR_PORT
-      ? ['--inspector-port', process.env.KBCHAT_INSPECTOR_PORT]
-      : []),
-  ],
-  { cwd: root, stdio: 'inherit', env: wranglerEnv(process.env) },
-);
+// Both processes register in a dev registry of this stack's own, so that two stacks on one
+// machine (tests, benchmarks) never bind to each other's workers.
+const registry = path.join(dataDir, 'wrangler-registry');
+// The reader first: the serving process finds it registered when it starts. It keeps no
+// state, but each runtime gets a storage folder of its own all the same.
+// KBCHAT_READER_V8_FLAGS: V8 flags for the reader's runtime only, e.g. a smaller heap
+// (`--max-old-space-size=16`) to rehearse a document that takes the reader down.
+const reader = startWrangler([READER_CONFIG], {
+  port: await freePort(host),
+  inspectorPort: process.env.KBCHAT_READER_INSPECTOR_PORT,
+  persistTo: path.join(dataDir, 'wrangler-reader'),
+  v8Flags: process.env.KBCHAT_READER_V8_FLAGS,
+});
+// Started once the reader listens: its port (chosen free, then released) is taken by then, and
+// it is registered for the serving process to bind to.
+await readyOrExit(reader, 'the document reader');
+const wrangler = startWrangler(SERVING_CONFIGS, {
+  port,
+  inspectorPort: process.env.KBCHAT_INSPECTOR_PORT,
+  envFile,
+  persistTo: path.join(dataDir, 'wrangler'),
+});
+
+/**
+ * One `wrangler dev` of these configs on this stack's registry and storage. Its output reaches
+ * ours with credentials taken out: it prints every request's URL, wherever a client put a key.
+ * The inspector port (workerd's V8 inspector, for the memory benchmark) is optional.
+ */
+function startWrangler(
+  configs: readonly string[],
+  options: {
+    port: number;
+    persistTo: string;
+    inspectorPort?: string;
+    envFile?: string;
+    v8Flags?: string;
+  },
+) {
+  const child = spawn(
+    'wrangler',
+    [
+      'dev',
+      ...configs.flatMap((config) => ['-c', config]),
+      '--port',
+      String(options.port),
+      '--ip',
+      host,
+      ...(options.envFile ? ['--env-file', options.envFile] : []),
+      '--persist-to',
+      options.persistTo,
+      '--show-interactive-dev-session=false',
+      ...(options.inspectorPort ? ['--inspector-port', options.inspectorPort] : []),
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...wranglerEnv(process.env),
+        WRANGLER_REGISTRY_PATH: registry,
+        // miniflare passes these to the workerd it starts; set for this process alone.
+        MINIFLARE_WORKERD_V8_FLAGS: options.v8Flags ?? '',
+      },
+    },
+  );
+  copyRedacted(child.stdout, process.stdout);
+  copyRedacted(child.stderr, process.stderr);
+  return child;
+}
+
+/** Resolves when wrangler says it is ready; a wrangler that exits first stops everything. */
+function readyOrExit(child: ReturnType<typeof startWrangler>, what: string): Promise<void> {
+  return new Promise((resolve) => {
+    const onData = (chunk: Buffer | string) => {
+      if (!String(chunk).includes('Ready on')) return;
+      child.stdout.off('data', onData);
+      child.off('exit', onExit);
+      resolve();
+    };
+    const onExit = (code: number | null) =>
+      void (async () => {
+        await web.dispose();
+        await stack.close();
+        fail(`${what} did not start (wrangler exited with code ${code})`);
+      })();
+    child.stdout.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
 
 let stopping: Promise<never> | undefined;
 function stop(code: number): Promise<never> {
   stopping ??= (async () => {
-    if (wrangler.exitCode === null && wrangler.signalCode === null) {
-      wrangler.kill('SIGINT');
-      await new Promise((resolve) => wrangler.once('exit', resolve));
-    }
+    await Promise.all(
+      [wrangler, reader].map(async (child) => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        child.kill('SIGINT');
+        await new Promise((resolve) => child.once('exit', resolve));
+      }),
+    );
     await web.dispose();
     await stack.close();
     console.log('kbchat: stopped; the database is flushed.');
@@ -91,11 +163,24 @@ function stop(code: number): Promise<never> {
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 wrangler.on('exit', (code) => void stop(code ?? 0));
+reader.on('exit', (code) => void stop(code ?? 0));
 
 function parsePort(raw: string): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1 || value > 65535) fail(`invalid port: ${raw}`);
   return value;
+}
+
+/** A port nobody listens on now, for the reader's process (nothing connects to it). */
+function freePort(bindHost: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, bindHost, () => {
+      const { port: free } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
 }
 
 async function ensurePortFree(bindHost: string, bindPort: number): Promise<void> {

@@ -19,7 +19,11 @@ const workers: [string, string, string[]][] = [
   [
     'workers/knowledge',
     'KnowledgeEnv',
-    ['workers/knowledge/wrangler.toml', 'workers/auth/wrangler.toml'],
+    [
+      'workers/knowledge/wrangler.toml',
+      'workers/auth/wrangler.toml',
+      'workers/knowledge/reader/wrangler.toml',
+    ],
   ],
   [
     'workers/chat',

@@ -17,6 +17,7 @@ declare global {
       KNOWLEDGE_RPC: RpcBindingOf<typeof knowledgeService>;
       AUTH_RPC: RpcBindingOf<typeof authService>;
       FILES: R2Bucket;
+      READER: KnowledgeEnv['READER'];
     }
     // The integration project's main worker is the gateway: `exports.default` is its handler.
     interface GlobalProps {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { wranglerEnv } from '../stack/wrangler.ts';
 import type { TestStack } from '../../test/stack.ts';
-import { MODULES } from './workers.ts';
+import { MODULE_WORKERS } from '../stack/wrangler.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -53,15 +53,8 @@ function stopProcess(child: ChildProcess): Promise<void> {
 async function buildModules(distDir: string): Promise<void> {
   await rm(distDir, { recursive: true, force: true });
   await Promise.all(
-    MODULES.map((folder) =>
-      run('wrangler', [
-        'deploy',
-        '--dry-run',
-        '-c',
-        `workers/${folder}/wrangler.toml`,
-        '--outdir',
-        path.join(distDir, folder),
-      ]),
+    MODULE_WORKERS.map(({ name, config }) =>
+      run('wrangler', ['deploy', '--dry-run', '-c', config, '--outdir', path.join(distDir, name)]),
     ),
   );
 }

@@ -4,8 +4,7 @@ import type { TestStack } from '../../test/stack.ts';
 
 export type { TestStack };
 
-export const MODULES = ['auth', 'knowledge', 'chat'] as const;
-export type ModuleFolder = (typeof MODULES)[number];
+import { MODULE_WORKERS, type ModuleWorker } from '../stack/wrangler.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -17,7 +16,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 // Ingestion steps are retried after 50 ms (not 2 s, doubling), so a test of a failing model
 // endpoint sees the file fail within a second; a stalled ingest is revived after 5 s; 40
 // chunks per step, so that a file of a few pages already takes several indexing steps.
-const TEST_OVERRIDES: Partial<Record<ModuleFolder, Record<string, string>>> = {
+const TEST_OVERRIDES: Partial<Record<ModuleWorker, Record<string, string>>> = {
   knowledge: {
     EMBEDDING_BATCH_INPUTS: '4',
     INGEST_RETRY_LIMIT: '2',
@@ -29,28 +28,26 @@ const TEST_OVERRIDES: Partial<Record<ModuleFolder, Record<string, string>>> = {
 };
 
 /**
- * The three module workers as Miniflare auxiliary workers: their bindings come from their own
- * wrangler config (so tests see what deploys), their code from the pre-built bundle (auxiliary
- * workers cannot be bundled by the test plugin).
+ * The module workers (and knowledge's reader) as Miniflare auxiliary workers: their bindings
+ * come from their own wrangler config (so tests see what deploys), their code from the
+ * pre-built bundle (auxiliary workers cannot be bundled by the test plugin).
  */
 export function moduleWorkers(stack: TestStack) {
-  return MODULES.map((folder) => {
-    const { workerOptions } = unstable_getMiniflareWorkerOptions(
-      path.join(root, 'workers', folder, 'wrangler.toml'),
-    );
+  return MODULE_WORKERS.map(({ name, config }) => {
+    const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(root, config));
     // The bundle is already built: module rules only apply to unbundled sources.
     delete workerOptions.modulesRules;
-    const bundle = path.join(stack.distDir, folder, 'index.js');
+    const bundle = path.join(stack.distDir, name, 'index.js');
     return {
       ...workerOptions,
-      name: `kbchat-${folder}`,
+      name: `kbchat-${name}`,
       modules: true as const,
       scriptPath: bundle,
       modulesRoot: path.dirname(bundle),
       bindings: {
         ...(workerOptions.bindings as Record<string, string>),
         ...stack.workerEnv,
-        ...TEST_OVERRIDES[folder],
+        ...TEST_OVERRIDES[name],
       },
     };
   });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineService, enumOf, method } from '../service';
 import { ChatRefusal, ChatSource, Usage } from './chat-sources';
-import { CollectionIds, DatabaseHealth, FileIds, ModuleHealth } from './common';
+import { CollectionIds, DatabaseHealth, FileIds, KnowledgeHealth } from './common';
 import { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, ModelList } from './openai';
 
 export { ChatRefusal, ChatSource };
@@ -117,7 +117,7 @@ export const chatService = defineService({
         module: z.string(),
         /** Chat's own database (conversations). */
         database: DatabaseHealth,
-        knowledge: ModuleHealth,
+        knowledge: KnowledgeHealth,
         model: z.object({ ok: z.literal(true), latency_ms: z.number(), dimensions: z.number() }),
       }),
     }),

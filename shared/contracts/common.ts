@@ -43,3 +43,8 @@ export const ModuleHealth = z.object({
   module: z.string(),
   database: DatabaseHealth,
 });
+
+/** Knowledge's health: also that its document reader (the ingestion's parser) answers. */
+export const KnowledgeHealth = ModuleHealth.extend({
+  reader: z.object({ ok: z.literal(true), latency_ms: z.number() }),
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineService, enumOf, fileDownload, fileParam, method } from '../service';
-import { CollectionIds, FileIds, ModuleHealth } from './common';
+import { CollectionIds, FileIds, KnowledgeHealth } from './common';
 
 /** Where a file is on its way to the index; only `ready` files are searched. */
 export const FileStatus = enumOf(['queued', 'processing', 'ready', 'failed']);
@@ -147,8 +147,9 @@ each user only what their collections allow; anything else answers 404.`,
   annotatedOnly: true,
   methods: {
     GetHealth: method({
-      doc: 'Liveness and a database round trip; chat calls it over RPC. @role(guest) @grpc',
-      output: ModuleHealth,
+      doc: `Liveness, a database round trip and a call to the document reader (the worker that
+parses uploads); chat calls it over RPC. @role(guest) @grpc`,
+      output: KnowledgeHealth,
     }),
     Upload: method({
       doc: `Uploads one document (multipart, one file part named \`file\`): PDF, Word (.docx),

@@ -151,6 +151,29 @@ describe('API keys', () => {
       key: '[redacted]',
     });
   });
+
+  // The local dev server prints each request's URL; a client may put a key anywhere in it,
+  // percent-encoded too (dev/stack/dev-log.ts applies redactText to its every line).
+  it.each([
+    ['in a path', `GET /moduleknowledge/${KEY} 404 Not Found (3ms)`],
+    ['percent-encoded in a path', `GET /moduleknowledge/${KEY.replace('_', '%5F')} 404`],
+    [
+      'wholly percent-encoded',
+      `GET /x/${[...KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')} 404`,
+    ],
+    ['doubly encoded', `GET /x/${KEY.replace('_', '%255F')} 404`],
+    ['a JWT percent-encoded in a query', `GET /x?t=${JWT.replaceAll('.', '%2E')} 200`],
+  ])('are redacted %s', (_, line) => {
+    const redacted = redactText(line);
+    expect(redacted).toContain('[redacted]');
+    expect(redacted).not.toContain(KEY.slice(4, 20));
+    for (const segment of JWT.split('.')) expect(redacted).not.toContain(segment);
+  });
+
+  it('leave other percent-encoded text as it was', () => {
+    const line = 'GET /moduleknowledge/download?name=%E6%96%87%E4%BB%B6.pdf 200';
+    expect(redactText(line)).toBe(line);
+  });
 });
 
 describe('gaps', () => {

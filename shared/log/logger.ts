@@ -62,7 +62,28 @@ const SECRET_TEXT =
   /pbkdf2-sha256\$[^\s"',]+|\bBearer\s+[\w.~+/-]+=*|eyJ[\w-]+\.[\w-]+\.[\w-]+|\bkbc_[\w-]+/gi;
 
 export function redactText(text: string): string {
-  return text.replace(SECRET_TEXT, '[redacted]');
+  const redacted = text.replace(SECRET_TEXT, '[redacted]');
+  // A credential may come percent-encoded (a key put in a URL, `kbc%5F…`): the text is checked
+  // decoded too, and shown decoded when that finds one.
+  if (!text.includes('%')) return redacted;
+  const decoded = percentDecoded(redacted);
+  const decodedRedacted = decoded.replace(SECRET_TEXT, '[redacted]');
+  return decodedRedacted === decoded ? redacted : decodedRedacted;
+}
+
+/** Percent-decoded, twice at most (a doubly encoded URL), and only the sequences that decode. */
+function percentDecoded(text: string): string {
+  let out = text;
+  for (let round = 0; round < 2 && /%[0-9a-f]{2}/i.test(out); round++) {
+    out = out.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+      try {
+        return decodeURIComponent(run);
+      } catch {
+        return run;
+      }
+    });
+  }
+  return out;
 }
 
 export function parseLogLevel(value: string | undefined): LogLevel {

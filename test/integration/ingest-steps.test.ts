@@ -14,7 +14,12 @@ import { queryRows } from '../helpers/database';
 // test/reliability/restart.test.ts). Every step must then come to the same outcome.
 
 const stepContext = (vars: Record<string, string> = {}) => ({
-  env: { ...inject('stack').workerEnv, ...vars, FILES: env.FILES } as unknown as KnowledgeEnv,
+  env: {
+    ...inject('stack').workerEnv,
+    ...vars,
+    FILES: env.FILES,
+    READER: env.READER,
+  } as unknown as KnowledgeEnv,
   log: createLogger({ module: 'ingest-steps.test' }),
 });
 

@@ -19,6 +19,7 @@ interface __BaseEnv_KnowledgeEnv {
 	INGEST_RETRY_LIMIT: string;
 	INGEST_RETRY_DELAY_MS: string;
 	INGEST_STALE_SECONDS: string;
+	INGEST_MAX_REVIVALS: string;
 	AUTH_ISSUER: string;
 	AUTH_AUDIENCE: string;
 	TOKEN_TTL_SECONDS: string;
@@ -28,6 +29,7 @@ interface __BaseEnv_KnowledgeEnv {
 	MODEL_API_KEY: string;
 	OPENAI_API_KEY: string;
 	AUTH: Service<typeof import("../auth/src/index").AuthRpc>;
+	READER: Service<typeof import("./src/reader/index").DocumentReader>;
 	INGEST: Workflow<Parameters<import("./src/index").IngestFile['run']>[0]['payload']>;
 }
 interface KnowledgeEnv extends __BaseEnv_KnowledgeEnv {}

@@ -20,6 +20,7 @@ import { download, list, move, progress, remove, retry, status } from './handler
 import { query } from './handlers/query';
 import { upload } from './handlers/upload';
 import { KNOWLEDGE_MODULE } from './module';
+import { checkReader } from './pipeline/read-document';
 import { reviveSoon } from './pipeline/watchdog';
 
 /** The knowledge service, the same over HTTP and RPC. */
@@ -28,10 +29,11 @@ export const knowledgeImpl: ServiceImpl<typeof knowledgeService, KnowledgeEnv, P
     // After a local restart the first health check (npm run dev waits on it) gets stalled
     // ingests going again; on Cloudflare the cron trigger does it too.
     reviveSoon(ctx.env, ctx.log, ctx.waitUntil);
-    return {
-      module: moduleName(ctx.env, KNOWLEDGE_MODULE),
-      database: await checkDatabase(knowledgeConfig(ctx.env).database),
-    };
+    const [database, reader] = await Promise.all([
+      checkDatabase(knowledgeConfig(ctx.env).database),
+      checkReader(ctx.env.READER),
+    ]);
+    return { module: moduleName(ctx.env, KNOWLEDGE_MODULE), database, reader };
   },
   Upload: upload,
   GetFileStatus: status,

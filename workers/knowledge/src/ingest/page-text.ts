@@ -13,6 +13,11 @@ import { isCjk, removeCjkSpacing } from './cjk-spacing.ts';
 import { findPageFurniture } from './page-furniture.ts';
 import type { PageLayout } from './pdf-layout.ts';
 
+/** Whether any page has text; a document without any is refused as `no_text`. */
+export function hasExtractableText(pages: readonly string[]): boolean {
+  return pages.some((page) => /\S/u.test(page));
+}
+
 /** The text of each page, in the order given, without headers, footers and page numbers. */
 export function pageTexts(pages: readonly PageLayout[]): string[] {
   const furniture = findPageFurniture(pages);

@@ -1,6 +1,6 @@
 import { getResolvedPDFJS } from 'unpdf';
 import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'unpdf/pdfjs';
-import { pageTexts } from './page-text.ts';
+import { hasExtractableText, pageTexts } from './page-text.ts';
 import { PdfTextError } from './pdf-failure.ts';
 import { layoutPage, type PageLayout, type TextRun } from './pdf-layout.ts';
 import {
@@ -27,7 +27,7 @@ import {
 export { describePdfFailure, type PdfFailureReason, PdfTextError } from './pdf-failure.ts';
 export { DEFAULT_PDF_WORK_BUDGET, type PdfWork, type PdfWorkBudget } from './pdf-work-budget.ts';
 export type { LayoutBlock, PageLayout } from './pdf-layout.ts';
-export { pageTexts } from './page-text.ts';
+export { hasExtractableText, pageTexts } from './page-text.ts';
 
 export interface PdfLimits {
   /** Documents with more pages are refused before any page is read. */
@@ -93,11 +93,6 @@ export async function extractPdfText(bytes: Uint8Array, limits: PdfLimits): Prom
   const pages = pageTexts(batch.pages);
   if (!hasExtractableText(pages)) throw new PdfTextError('no_text');
   return { pages, pageCount: batch.pageCount, used: batch.used };
-}
-
-/** Whether any page has text; a document without any is refused as `no_text`. */
-export function hasExtractableText(pages: readonly string[]): boolean {
-  return pages.some((page) => /\S/u.test(page));
 }
 
 /**

@@ -9,11 +9,11 @@ import { EMBEDDING_COLUMN_DIMENSIONS, type FileFormat } from '../db/schema';
 import { chunkPages, type Chunk } from '../ingest/chunker';
 import { detectFormat } from '../ingest/detect-format';
 import { DocumentError, documentErrorOf, unsupportedFormat } from '../ingest/document-error';
-import { documentSections } from '../ingest/document-sections';
 import { embedTexts } from '../ingest/embed';
 import { normaliseForIndex } from '../ingest/normalise-for-index';
-import { hasExtractableText } from '../ingest/pdf-text';
-import { extractPdfLayout, pageTexts, PdfTextError, type PageLayout } from '../ingest/pdf-text';
+import { hasExtractableText, pageTexts } from '../ingest/page-text';
+import { PdfTextError } from '../ingest/pdf-failure';
+import type { PageLayout } from '../ingest/pdf-layout';
 import type { KnowledgeDb } from '../store/files';
 import {
   clearLayouts,
@@ -29,6 +29,7 @@ import {
   type Progress,
 } from '../store/ingest';
 import { getOriginal } from '../store/originals';
+import { READER_FAILED, readPdfLayout, readSections } from './read-document';
 
 /**
  * The steps of ingesting one file (ingest-workflow.ts runs them as durable workflow steps).
@@ -140,10 +141,9 @@ export function begin(ctx: StepContext, fileId: string, workflowId: string): Pro
     if (detected.format === 'pdf') {
       // The first batch of pages is read while the document is open anyway: one parse and one
       // step fewer, and a PDF of one batch (most of them) is read whole here.
-      const { pageCount, pages, used } = await extractPdfLayout(bytes, {
+      const { pageCount, pages, used } = await readPdfLayout(ctx.env.READER, bytes, {
         ...limits,
         pages: { first: 1, last: settings(ctx).pagesPerStep },
-        consumeBytes: true,
       });
       const [first, ...rest] = ranges(pageCount, settings(ctx));
       const progress: Progress = {
@@ -166,7 +166,7 @@ export function begin(ctx: StepContext, fileId: string, workflowId: string): Pro
       ]);
       return { format: 'pdf', pages: pageCount, batches: rest };
     }
-    const sections = await documentSections(bytes, detected, limits);
+    const sections = await readSections(ctx.env.READER, bytes, detected, limits);
     const chunkPlan = planAtOnce(
       ctx,
       sections.map((section) => section.text),
@@ -208,11 +208,10 @@ function ranges(pageCount: number, ingest: IngestSettings): PageRange[] {
 export function extractPages(ctx: StepContext, fileId: string, range: PageRange) {
   return guarded(ctx, fileId, async (kdb) => {
     const file = await loadFile(ctx, kdb, fileId);
-    const batch = await extractPdfLayout(await originalBytes(ctx, fileId), {
+    const batch = await readPdfLayout(ctx.env.READER, await originalBytes(ctx, fileId), {
       maxPages: settings(ctx).maxPages,
       pages: range,
       alreadyUsed: { decodedBytes: file.decodedBytes, parsedBytes: file.parsedBytes },
-      consumeBytes: true,
     });
     await runAll(kdb, [
       ...storeLayouts(kdb.db, fileId, batch.pages),
@@ -427,21 +426,40 @@ const ready = (file: { pages: number; chunks: number }): Progress => ({
 /**
  * After the retries of a step ran out: the file fails with the last error a step wrote down
  * (the model or the database away), or a general one. A file already failed (a document the
- * service cannot use) keeps its reason.
+ * service cannot use) keeps its reason. A document whose reading failed at every try (the
+ * reader's isolate ran out of memory or CPU on it) is given up, with what the uploader can do.
  */
 export async function fail(ctx: StepContext, fileId: string) {
   const kdb = dbOf(ctx, fileId);
   const [file] = await kdb.run(fileForIngest(kdb.db, fileId));
   if (!file || file.status === 'failed' || file.status === 'ready') return;
-  const retriable =
-    file.errorCode === 'model_unavailable' || file.errorCode === 'database_unavailable';
   await kdb.run(
     setProgress(kdb.db, fileId, {
       status: 'failed',
-      errorCode: retriable ? file.errorCode : 'ingest_failed',
-      errorMessage: retriable
-        ? `${file.errorMessage ?? 'A service the ingestion needs is unavailable.'} Retry the file when it is back.`
-        : 'The file could not be processed. Retry it, or delete it and upload it again.',
+      ...failureOf(file.errorCode, file.errorMessage, settings(ctx)),
     }),
   );
+}
+
+function failureOf(
+  lastCode: string | null,
+  lastMessage: string | null,
+  ingest: IngestSettings,
+): { errorCode: string; errorMessage: string } {
+  if (lastCode === 'model_unavailable' || lastCode === 'database_unavailable') {
+    return {
+      errorCode: lastCode,
+      errorMessage: `${lastMessage ?? 'A service the ingestion needs is unavailable.'} Retry the file when it is back.`,
+    };
+  }
+  if (lastCode === READER_FAILED) {
+    return {
+      errorCode: 'ingest_gave_up',
+      errorMessage: `Reading the file failed ${ingest.retryLimit + 1} times in a row, so it was given up. It may need more memory or time than allowed: save it again (for example as PDF or plain text), or split it, and upload it again.`,
+    };
+  }
+  return {
+    errorCode: 'ingest_failed',
+    errorMessage: 'The file could not be processed. Retry it, or delete it and upload it again.',
+  };
 }

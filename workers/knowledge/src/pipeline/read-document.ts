@@ -1,0 +1,54 @@
+import { AppError } from '../../../../shared/errors/app-error';
+import type { DetectedFormat } from '../ingest/detect-format';
+import type { PdfLayoutBatch, PdfLayoutOptions } from '../ingest/pdf-text';
+import type { Section } from '../ingest/section-writer';
+import { valueOf, type ReadResult } from '../reader/read-result';
+
+/**
+ * The ingestion's calls to the document reader (reader/document-reader.ts), a worker of its
+ * own behind the READER service binding. A document that cannot be read throws its
+ * DocumentError, as reading it here would have; a reader that fails (its isolate ran out of
+ * memory or CPU on this document, or was restarted) throws `document_reader_failed`, which
+ * the workflow retries like any step that failed, and gives up on after its last try.
+ */
+export async function readPdfLayout(
+  reader: KnowledgeEnv['READER'],
+  bytes: Uint8Array,
+  options: Omit<PdfLayoutOptions, 'consumeBytes'>,
+): Promise<PdfLayoutBatch> {
+  return valueOf(await call(() => reader.pdfLayout(bytes, options)));
+}
+
+export async function readSections(
+  reader: KnowledgeEnv['READER'],
+  bytes: Uint8Array,
+  detected: DetectedFormat,
+  limits: { maxPages: number },
+): Promise<Section[]> {
+  return valueOf(await call(() => reader.sections(bytes, detected, limits)));
+}
+
+/** The reader answers (health): a reader that is down stops every ingest. */
+export async function checkReader(reader: KnowledgeEnv['READER']) {
+  const started = Date.now();
+  try {
+    await reader.ping();
+  } catch (err) {
+    throw new AppError(503, 'reader_unavailable', 'The document reader is unavailable.', {
+      cause: err,
+    });
+  }
+  return { ok: true as const, latency_ms: Date.now() - started };
+}
+
+async function call<T>(rpc: () => Promise<ReadResult<T>>): Promise<ReadResult<T>> {
+  try {
+    // The RPC stub's result type is a stub of the value; the value is what crosses.
+    return (await rpc()) as ReadResult<T>;
+  } catch (err) {
+    throw new AppError(503, READER_FAILED, 'Reading the document failed.', { cause: err });
+  }
+}
+
+/** The error code of a reader that failed, recorded on the file while its step is retried. */
+export const READER_FAILED = 'document_reader_failed';
