@@ -45,7 +45,21 @@ export default defineConfig({
       {
         plugins: [
           cloudflareTest({
-            miniflare: { compatibilityDate: '2026-11-01' },
+            miniflare: {
+              compatibilityDate: '2026-11-01',
+              // A worker that fails every request the way a crashed module does: the gateway's
+              // unit test binds a module prefix to it (workers/gateway/src/module-traffic.test.ts).
+              serviceBindings: { FAILING_MODULE: 'kbchat-test-failing-module' },
+              workers: [
+                {
+                  name: 'kbchat-test-failing-module',
+                  modules: true,
+                  compatibilityDate: '2026-11-01',
+                  script:
+                    'export default { fetch() { throw new Error("boom at file:///srv/kbchat/internal.js:12:3"); } };',
+                },
+              ],
+            },
           }),
         ],
         test: {

@@ -4,17 +4,11 @@ import { requestContext } from '../../../shared/log/request-context';
 import { API_REFERENCE_CSP, renderApiReferencePage } from '../../../shared/service';
 import { rootOpenApi } from './api-docs';
 import { APP_PAGE_HEADERS, BASE_SECURITY_HEADERS, renderAppPage } from './app-page';
-import { moduleFor } from './routes';
+import { moduleTraffic } from './module-traffic';
 
 const app = new Hono<{ Bindings: GatewayEnv }>();
 
-// Module traffic goes straight through: the response body (SSE included) is streamed, never
-// buffered, and the module sets its own request id, logs and errors.
-app.use(async (c, next) => {
-  const binding = moduleFor(c.req.path);
-  if (!binding) return next();
-  return c.env[binding].fetch(c.req.raw);
-});
+app.use(moduleTraffic);
 
 // What the gateway answers itself (page, docs, errors) is never sniffed, framed or referred.
 app.use(async (c, next) => {

@@ -1,0 +1,36 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import gateway from './index';
+
+declare global {
+  namespace Cloudflare {
+    interface Env {
+      /** A worker that throws on every request (vitest.config.ts, unit project). */
+      FAILING_MODULE: Fetcher;
+    }
+  }
+}
+
+describe('a module that cannot answer', () => {
+  it('is answered by the gateway with the one problem shape and a request id, nothing internal', async () => {
+    const failing = env.FAILING_MODULE;
+    const res = await gateway.fetch(
+      new Request('http://kb.example/modulechat/chat', { method: 'POST', body: '{}' }),
+      { CHAT: failing, AUTH: failing, KNOWLEDGE: failing } as unknown as GatewayEnv,
+    );
+    expect(res.status).toBe(503);
+    expect(res.headers.get('Content-Type')).toBe('application/problem+json');
+    const body = await res.text();
+    const problem = JSON.parse(body) as Record<string, unknown>;
+    expect(problem).toEqual({
+      type: 'about:blank',
+      title: 'Service Unavailable',
+      status: 503,
+      detail: 'The service is unavailable right now. Try again in a moment.',
+      code: 'module_unavailable',
+      request_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+    expect(res.headers.get('X-Request-Id')).toBe(problem.request_id);
+    expect(body).not.toMatch(/boom|file:|internal\.js|Error/);
+  });
+});
