@@ -1,6 +1,8 @@
+import net from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
 import { neon, neonConfig, type NeonQueryFunction } from '@neondatabase/serverless';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RawPgClient } from '../test/raw-pg-client.ts';
 import { startNeonProxy, type NeonProxy } from './neon-proxy.ts';
 import { startSessionFront, type SessionFront } from './session-front.ts';
 
@@ -74,3 +76,92 @@ describe('SQL over HTTP, as Neon serves it', () => {
     await expect(elsewhere`select 1`).rejects.toThrow(/403|not allowed/);
   });
 });
+
+describe('statements that queue for the one local session', () => {
+  // More statements at once than the proxy's connections to the front, while a transaction
+  // holds the session: some wait for a pooled connection, the others for their turn.
+  const MORE_THAN_THE_POOL = 8;
+
+  async function holdSession(): Promise<RawPgClient> {
+    const holder = await RawPgClient.connect(front.port);
+    await holder.query('begin');
+    await holder.query('select 1');
+    return holder;
+  }
+
+  it('a statement that waits longer than the 5 s connect bound for its turn still runs', async () => {
+    const holder = await holdSession();
+    try {
+      const answers = Promise.allSettled(
+        Array.from({ length: MORE_THAN_THE_POOL }, (_, i) => sql`select ${i}::int as i`),
+      );
+      await sleep(6_000);
+      await holder.query('commit');
+      const settled = await answers;
+      const outcomes = settled.map((answer) =>
+        answer.status === 'fulfilled' ? answer.value : String(answer.reason),
+      );
+      expect(outcomes).toEqual(Array.from({ length: MORE_THAN_THE_POOL }, (_, i) => [{ i }]));
+    } finally {
+      holder.end();
+    }
+  }, 20_000);
+
+  it('past the queue bound a statement is refused as by a busy server (53300), never a 500', async () => {
+    const impatient = await startNeonProxy({
+      allowed: [`${front.host}:${front.port}`],
+      queueTimeoutMs: 300,
+    });
+    const endpoint = neonConfig.fetchEndpoint;
+    neonConfig.fetchEndpoint = () => `http://${impatient.address}/sql`;
+    const holder = await holdSession();
+    try {
+      const answers = Promise.allSettled(
+        Array.from({ length: MORE_THAN_THE_POOL }, (_, i) => sql`select ${i}::int as i`),
+      );
+      await sleep(1_000);
+      await holder.query('commit');
+      const settled = await answers;
+      const refused = settled.filter((answer) => answer.status === 'rejected');
+      expect(refused.length).toBeGreaterThan(0);
+      for (const answer of refused) {
+        expect(answer.reason).toMatchObject({
+          code: '53300',
+          message: expect.stringMatching(/busy/),
+        });
+      }
+      // The statements that got a connection waited for their turn and ran.
+      expect(settled.length - refused.length).toBeGreaterThan(0);
+      expect(await sql`select 1 as one`).toEqual([{ one: 1 }]);
+    } finally {
+      holder.end();
+      neonConfig.fetchEndpoint = endpoint;
+      await impatient.close();
+    }
+  });
+});
+
+describe('a database that does not answer', () => {
+  it('a statement fails within the 5 s connect bound, as unreachable (HTTP 500)', async () => {
+    // Accepts connections and never says a word, as a hung server would.
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    const unanswered = await startNeonProxy({ allowed: [`127.0.0.1:${port}`] });
+    const endpoint = neonConfig.fetchEndpoint;
+    neonConfig.fetchEndpoint = () => `http://${unanswered.address}/sql`;
+    try {
+      const started = performance.now();
+      await expect(
+        neon(`postgres://postgres@127.0.0.1:${port}/postgres`)`select 1`,
+      ).rejects.toThrow(/HTTP status 500/);
+      expect(performance.now() - started).toBeLessThan(8_000);
+    } finally {
+      neonConfig.fetchEndpoint = endpoint;
+      await unanswered.close();
+      silent.close();
+    }
+  }, 15_000);
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

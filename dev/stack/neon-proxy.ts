@@ -38,11 +38,14 @@ export async function startNeonProxy(options: {
   allowed: string[];
   host?: string;
   port?: number;
+  /** How long an HTTP statement may wait for a connection (see sql-over-http.ts). */
+  queueTimeoutMs?: number;
 }): Promise<NeonProxy> {
   const host = options.host ?? '127.0.0.1';
   const allowed = new Set(options.allowed);
   const stats = emptyProxyStats();
-  let running = await listen(host, options.port ?? 0, allowed, stats);
+  const sqlOptions = { allowed, queueTimeoutMs: options.queueTimeoutMs };
+  let running = await listen(host, options.port ?? 0, sqlOptions, stats);
   const port = running.port;
   let suspended = false;
   return {
@@ -55,7 +58,7 @@ export async function startNeonProxy(options: {
     },
     async resume() {
       if (!suspended) return;
-      running = await listen(host, port, allowed, stats);
+      running = await listen(host, port, sqlOptions, stats);
       suspended = false;
     },
     close: () => (suspended ? Promise.resolve() : running.stop()),
@@ -71,11 +74,12 @@ interface Listening {
 async function listen(
   host: string,
   port: number,
-  allowed: Set<string>,
+  sqlOptions: { allowed: Set<string>; queueTimeoutMs?: number },
   stats: ProxyStats,
 ): Promise<Listening> {
+  const { allowed } = sqlOptions;
   const sql: SqlOverHttp = createSqlOverHttp({
-    allowed,
+    ...sqlOptions,
     onStatements: (count) => (stats.sqlStatements += count),
   });
   const server = http.createServer((req, res) => {

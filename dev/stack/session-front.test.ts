@@ -234,6 +234,51 @@ describe('one session shared per transaction, as a pooler in transaction mode sh
     }
   });
 
+  it('a client connects at once while another holds the session in a transaction', async () => {
+    // Drivers bound connecting (5 s for pg's and Neon's pools here) far below the time a
+    // statement may wait for its turn: logging in must not wait for a turn when the front
+    // already knows the role (postgres: every client above logged in as it).
+    const holder = await RawPgClient.connect(front.port);
+    await holder.query('begin');
+    await holder.query('insert into shared_probe values (7)');
+    const connecting = RawPgClient.connect(front.port);
+    try {
+      const first = await Promise.race([connecting.then(() => 'connected'), sleep(1_000)]);
+      expect(first).toBe('connected');
+      // Its statement still waits for the transaction, and then sees what was committed.
+      const counted = (await connecting).query('select count(*) from shared_probe where id = 7');
+      await sleep(100);
+      await holder.query('commit');
+      expect((await counted).rows).toEqual([['1']]);
+    } finally {
+      await holder.query('rollback'); // when the test failed inside the transaction
+      holder.end();
+      (await connecting.catch(() => undefined))?.end();
+    }
+  });
+
+  it('a client that terminates inside a transaction gives the session back, rolled back', async () => {
+    // Its own database: a front that kept the session would leave the transaction open there.
+    const ownDb = await PGlite.create();
+    const own = await startSessionFront(ownDb);
+    const quitter = await RawPgClient.connect(own.port);
+    const other = await RawPgClient.connect(own.port);
+    try {
+      await quitter.query('create table quit_probe (id int)');
+      await quitter.query('begin');
+      await quitter.query('insert into quit_probe values (1)');
+      quitter.end(); // Terminate, as pg's client.end() sends it
+      const counted = await Promise.race([
+        other.query('select count(*) from quit_probe'),
+        sleep(3_000).then(() => 'still waiting for the session'),
+      ]);
+      expect(counted).toEqual({ rows: [['0']] });
+    } finally {
+      other.end();
+      void own.close().then(() => ownDb.close());
+    }
+  });
+
   it('the idle-in-transaction bound ends a client that sits in a transaction, and rolls it back', async () => {
     const quick = await startSessionFront(db, { idleInTransactionMs: 300 });
     const stuck = await RawPgClient.connect(quick.port);

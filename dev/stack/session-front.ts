@@ -72,6 +72,8 @@ export interface SessionFront {
 }
 
 const SUPERUSER = 'postgres';
+/** How long a client may wait for its turn before it is refused (53300) by default. */
+export const QUEUE_TIMEOUT_MS = 30_000;
 
 export async function startSessionFront(
   db: PGlite,
@@ -82,7 +84,7 @@ export async function startSessionFront(
   await server.init();
   const limits = {
     idleInTransactionMs: options.idleInTransactionMs ?? 10_000,
-    queueTimeoutMs: options.queueTimeoutMs ?? 30_000,
+    queueTimeoutMs: options.queueTimeoutMs ?? QUEUE_TIMEOUT_MS,
   };
   const clients = new Set<FrontClient>();
   let nextId = 1;
@@ -216,6 +218,11 @@ class SharedSession {
     return this.db.isInTransaction();
   }
 
+  /** Whether {@link superuser} can answer for this role without a catalog lookup. */
+  knowsRole(user: string): boolean {
+    return this.superusers.has(user);
+  }
+
   /** Whether a role may log in as a superuser, a plain role, or does not exist (undefined). */
   async superuser(user: string): Promise<boolean | undefined> {
     if (!this.superusers.has(user)) {
@@ -324,7 +331,7 @@ class FrontClient {
     }
     const params = startupParameters(message);
     this.user = params.user || SUPERUSER;
-    const superuser = await this.withTurn(() => this.server.superuser(this.user));
+    const superuser = await this.roleAtLogin();
     if (superuser === undefined) {
       this.fatal('28000', `role "${this.user}" does not exist`);
       return;
@@ -348,9 +355,24 @@ class FrontClient {
     this.phase = 'ready';
   }
 
+  /**
+   * Whether this client's role is a superuser (undefined: no such role). A role looked up
+   * before needs no turn: drivers bound connecting (5 s) far below the time a statement may
+   * wait for its turn, so a login queued behind busy clients would fail as "cannot connect".
+   */
+  private async roleAtLogin(): Promise<boolean | undefined> {
+    if (this.server.knowsRole(this.user)) return this.server.superuser(this.user);
+    return this.withTurn(() => this.server.superuser(this.user));
+  }
+
   private async handle(message: Buffer): Promise<void> {
     const type = message[0];
-    if (type === Frontend.Terminate) return this.end();
+    if (type === Frontend.Terminate) {
+      // Not awaited: ending waits for this very pump to finish before it cleans up (rolls
+      // back, gives the session back), so awaiting it here would wait forever.
+      void this.end();
+      return;
+    }
     if (this.skippingToSync) {
       // After an error in an extended-protocol exchange, Postgres discards until Sync.
       if (type !== Frontend.Sync) return;

@@ -1,5 +1,7 @@
 import type http from 'node:http';
 import pg from 'pg';
+import { QUEUE_TIMEOUT_MS } from './session-front.ts';
+import { Busy, checkOutWithin, sqlPool } from './sql-pool.ts';
 
 /**
  * The local stand-in for Neon's SQL-over-HTTP endpoint (`POST /sql`), so that the workers'
@@ -20,9 +22,6 @@ interface Statement {
   params?: unknown[];
 }
 
-// Connections per database user: statements queue at the front anyway; a few keep a batch's
-// round trips from waiting behind another's.
-const POOL_SIZE = 4;
 // Neon's HTTP path answers at most 10 MB; the local one enforces the same, so that a statement
 // too big for it fails here first and not only in production.
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -34,15 +33,18 @@ const ISOLATION: Record<string, string> = {
   Serializable: 'SERIALIZABLE',
 };
 
-// Every value as the text Postgres sent: the driver parses the types itself.
-const RAW_TEXT = { getTypeParser: () => (value: string) => value };
-
 export function createSqlOverHttp(options: {
   allowed: Set<string>;
   /** Told how many statements each well-formed request carries (the proxy's counters). */
   onStatements?: (count: number) => void;
+  /**
+   * How long a request may wait for a pooled connection before it is refused as by a busy
+   * server (53300, which the workers answer as 503): the session front's own bound on a turn.
+   */
+  queueTimeoutMs?: number;
 }): SqlOverHttp {
   const pools = new Map<string, pg.Pool>();
+  const queueTimeoutMs = options.queueTimeoutMs ?? QUEUE_TIMEOUT_MS;
 
   const poolFor = (connectionString: string): pg.Pool => {
     let pool = pools.get(connectionString);
@@ -50,13 +52,7 @@ export function createSqlOverHttp(options: {
       const url = new URL(connectionString);
       const address = `${url.hostname}:${url.port || '5432'}`;
       if (!options.allowed.has(address)) throw new HttpRefusal(403, 'address not allowed');
-      pool = new pg.Pool({
-        connectionString,
-        max: POOL_SIZE,
-        types: RAW_TEXT,
-        connectionTimeoutMillis: 5_000,
-      });
-      pool.on('error', () => undefined); // an idle connection that dies is simply replaced
+      pool = sqlPool(connectionString);
       pools.set(connectionString, pool);
     }
     return pool;
@@ -64,7 +60,9 @@ export function createSqlOverHttp(options: {
 
   return {
     handle(req, res) {
-      serve(req, res, poolFor, options.onStatements).catch((err: unknown) => {
+      const checkOut = (connectionString: string) =>
+        checkOutWithin(poolFor(connectionString), queueTimeoutMs);
+      serve(req, res, checkOut, options.onStatements).catch((err: unknown) => {
         const status = err instanceof HttpRefusal ? err.status : 500;
         const message = err instanceof Error ? err.message : String(err);
         if (!res.headersSent) res.writeHead(status, { 'content-type': 'text/plain' });
@@ -89,7 +87,7 @@ class HttpRefusal extends Error {
 async function serve(
   req: http.IncomingMessage,
   res: http.ServerResponse,
-  poolFor: (connectionString: string) => pg.Pool,
+  checkOut: (connectionString: string) => Promise<pg.PoolClient>,
   onStatements: ((count: number) => void) | undefined,
 ): Promise<void> {
   if (req.method !== 'POST') throw new HttpRefusal(405, 'POST only');
@@ -99,8 +97,17 @@ async function serve(
   }
   const body = JSON.parse(await readBody(req)) as Statement | { queries: Statement[] };
   onStatements?.('queries' in body ? body.queries.length : 1);
-  const pool = poolFor(connectionString);
-  const client = await pool.connect();
+  let client: pg.PoolClient;
+  try {
+    client = await checkOut(connectionString);
+  } catch (err) {
+    if (!(err instanceof Busy)) throw err;
+    // Load shed on purpose, answered as Postgres answers a server that takes no more clients;
+    // said in the stack's log too, since the worker only sees a 503.
+    console.warn(`local database proxy: ${err.message} (53300)`);
+    send(res, 400, { message: err.message, code: '53300', severity: 'ERROR' });
+    return;
+  }
   let broken = false;
   try {
     if ('queries' in body) {
