@@ -2,8 +2,9 @@ import { env, exports } from 'cloudflare:workers';
 import JSZip from 'jszip';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeDocx } from '../../dev/fixtures/docx-builder';
+import { sql } from 'drizzle-orm';
 import { seededAdminToken } from '../helpers/auth';
-import { storedCounts } from '../helpers/database';
+import { queryRows, storedCounts } from '../helpers/database';
 
 // Documents other than PDFs, told apart by their bytes (never by their name): Word, HTML,
 // Markdown and plain text (UTF-8, UTF-16 with a BOM, GB18030). Formats without pages are cut
@@ -20,10 +21,10 @@ function call(path: string, init: RequestInit = {}) {
   return exports.default.fetch(new Request(`${BASE}${path}`, { ...init, headers }));
 }
 
-function upload(bytes: Uint8Array, name: string) {
+function upload(bytes: Uint8Array, name: string, query = '') {
   const form = new FormData();
   form.append('file', new File([bytes], name));
-  return call('/moduleknowledge/upload', { method: 'POST', body: form });
+  return call(`/moduleknowledge/upload${query}`, { method: 'POST', body: form });
 }
 
 async function uploadOk(bytes: Uint8Array, name: string): Promise<Uploaded> {
@@ -48,6 +49,33 @@ async function contentOf(fileId: string): Promise<string> {
 
 const unique = () => crypto.randomUUID().slice(0, 8);
 const utf8 = (text: string) => new TextEncoder().encode(text);
+
+/** UTF-16 bytes of a text, with its byte-order mark; lone surrogates are written as they are. */
+function utf16(text: string, order: 'le' | 'be'): Uint8Array {
+  const bytes = new Uint8Array(2 + 2 * text.length);
+  const view = new DataView(bytes.buffer);
+  view.setUint16(0, 0xfeff, order === 'le');
+  for (let i = 0; i < text.length; i++)
+    view.setUint16(2 + 2 * i, text.charCodeAt(i), order === 'le');
+  return bytes;
+}
+
+const concat = (...parts: Uint8Array[]) => new Uint8Array(parts.flatMap((part) => [...part]));
+
+/** Texts whose bad bytes come after `lead` (empty: at once), in every encoding read. */
+const BAD_TEXTS: [string, (lead: string) => Uint8Array][] = [
+  ['UTF-16LE with an unpaired surrogate', (lead) => utf16(`${lead}Refunds \uD83D paid`, 'le')],
+  ['UTF-16BE with an unpaired surrogate', (lead) => utf16(`${lead}Refunds \uDE00 paid`, 'be')],
+  ['UTF-16LE of an odd length', (lead) => concat(utf16(`${lead}Refunds paid`, 'le'), utf8('!'))],
+  [
+    'UTF-8 with a byte-order mark and an invalid byte',
+    (lead) => concat(utf8(`\uFEFF${lead}Refunds `), new Uint8Array([0xff]), utf8(' paid')),
+  ],
+  [
+    'GB18030 with an invalid sequence',
+    (lead) => concat(gb18030(`${lead}退款`), new Uint8Array([0x81, 0x20]), gb18030('支付')),
+  ],
+];
 
 beforeAll(async () => {
   token = await seededAdminToken();
@@ -144,12 +172,17 @@ describe('bad documents answer 4xx and write nothing', () => {
       415,
       'unsupported_format',
     ],
+    // Text (no binary control bytes) that decodes in none of UTF-8, UTF-16 and GB18030: the
+    // uploader is told to save it as UTF-8, not that it is no document.
     [
       'text in no encoding it could be',
       () => new Uint8Array([0x41, 0x81, 0x20, 0xff, 0x42, 0xfe, 0x30]),
-      415,
-      'unsupported_format',
+      422,
+      'document_bad_encoding',
     ],
+    ...BAD_TEXTS.map(
+      ([what, make]) => [what, () => make(''), 422, 'document_bad_encoding'] as const,
+    ),
     [
       'an HTML page with nothing visible',
       () => utf8('<html><body><script>x()</script></body></html>'),
@@ -180,6 +213,60 @@ describe('bad documents answer 4xx and write nothing', () => {
     expect(await res.json()).toMatchObject({ code: 'document_too_many_pages' });
   });
 });
+
+describe('text that does not decode: 422 document_bad_encoding, waiting or not', () => {
+  // Past the first 64 KiB, which are all an upload looks at: the ingest finds the bad bytes.
+  const far = () => `Refund rules, clause ${unique()}.\n`.repeat(3_000);
+
+  it.each(BAD_TEXTS)('%s, asked not to wait: refused at once, nothing written', async (_, make) => {
+    const before = await storedCounts(env.FILES);
+    const res = await upload(make(''), 'bad.txt', '?async=true');
+    expect(res.status, await res.clone().text()).toBe(422);
+    expect(await res.json()).toMatchObject({ code: 'document_bad_encoding' });
+    expect(await storedCounts(env.FILES)).toEqual(before);
+  });
+
+  it.each(BAD_TEXTS)('%s past the first 64 KiB, waited for: 422, nothing left', async (_, make) => {
+    const before = await storedCounts(env.FILES);
+    const bytes = make(far());
+    expect(bytes.length).toBeGreaterThan(64 * 1024);
+    const res = await upload(bytes, 'bad-late.txt');
+    expect(res.status, await res.clone().text()).toBe(422);
+    expect(await res.json()).toMatchObject({ code: 'document_bad_encoding' });
+    expect(await storedCounts(env.FILES)).toEqual(before);
+  });
+
+  it.each(BAD_TEXTS)(
+    '%s past the first 64 KiB, not waited for: the file ends failed with the reason, no text written',
+    async (_, make) => {
+      const res = await upload(make(far()), 'bad-late-async.txt', '?async=true');
+      expect(res.status, await res.clone().text()).toBe(202);
+      const { id } = (await res.json<{ data: { id: string } }>()).data;
+      const failed = await statusWhenSettled(id);
+      expect(failed).toMatchObject({
+        status: 'failed',
+        chunks: 0,
+        error: { code: 'document_bad_encoding', message: expect.stringMatching(/not valid text/) },
+      });
+      const [written] = await queryRows<{ chunks: number; pages: number }>(sql`
+        select (select count(*)::int from chunks where file_id = ${id}) as chunks,
+               (select count(*)::int from file_pages where file_id = ${id}) as pages`);
+      expect(written).toEqual({ chunks: 0, pages: 0 });
+      await call(`/moduleknowledge/file?id=${id}`, { method: 'DELETE' });
+    },
+  );
+});
+
+/** A file's status once it is ready or failed. */
+async function statusWhenSettled(id: string) {
+  for (let tries = 0; tries < 300; tries++) {
+    const res = await call(`/moduleknowledge/file_status?id=${id}`);
+    const { data } = await res.json<{ data: { status: string } }>();
+    if (data.status === 'ready' || data.status === 'failed') return data;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`file ${id} did not settle`);
+}
 
 /** A Word document whose document.xml is cut short in the middle of its compressed data. */
 async function corruptDocx(): Promise<Uint8Array> {

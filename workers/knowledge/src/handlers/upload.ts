@@ -6,8 +6,8 @@ import { knowledgeConfig } from '../config';
 import { knowledgeDb, principalOf, type KnowledgeCall } from '../context';
 import * as schema from '../db/schema';
 import { DEFAULT_COLLECTION_ID, files, type FileRow } from '../db/schema';
-import { detectFormat } from '../ingest/detect-format';
-import { unsupportedFormat } from '../ingest/document-error';
+import { detectFormat, type DetectedFormat } from '../ingest/detect-format';
+import { DocumentError, unsupportedFormat } from '../ingest/document-error';
 import { sanitiseFileName } from '../ingest/file-name';
 import { sha256Hex } from '../ingest/sha256';
 import { reviveSoon, startIngest } from '../pipeline/watchdog';
@@ -36,8 +36,7 @@ export async function upload(
   if (collection_id) await collectionFor(ctx, collection_id, 'editor');
   if (file.size > config.ingest.maxUploadBytes) throw tooLarge(config.ingest.maxUploadBytes);
   const bytes = new Uint8Array(await file.arrayBuffer());
-  const detected = detectFormat(bytes);
-  if (!detected) throw unsupportedFormat().toAppError();
+  const detected = formatOf(bytes);
   const sha256 = await sha256Hex(bytes);
   const wait = !wantsAsync(ctx);
   const kdb = knowledgeDb(ctx);
@@ -87,6 +86,18 @@ export async function upload(
   }
   ctx.log.info('file queued', { file_id: id, format: detected.format, size: bytes.length });
   return answer(ctx, row, false, wait);
+}
+
+/** What the upload is, or the 4xx that says why it cannot be read (before anything is stored). */
+function formatOf(bytes: Uint8Array): DetectedFormat {
+  let detected: DetectedFormat | undefined;
+  try {
+    detected = detectFormat(bytes);
+  } catch (err) {
+    throw err instanceof DocumentError ? err.toAppError() : err;
+  }
+  if (!detected) throw unsupportedFormat().toAppError();
+  return detected;
 }
 
 /** `?async=true` or `Prefer: respond-async` (RFC 7240): answer before the file is ready. */

@@ -1,16 +1,19 @@
 import type { FileFormat } from '../db/schema';
+import { describe, DocumentError } from './document-error';
 
 /**
  * What an upload is, from its bytes — never from its name or the client's Content-Type, which
  * say what the sender claims. Unknown or binary content is refused (415) before anything is
- * stored.
+ * stored; text that does not decode is refused as such (422 `document_bad_encoding`).
  */
 export interface DetectedFormat {
   format: FileFormat;
   contentType: string;
   /** For text formats: how the bytes decode (UTF-8, or GB18030 for Chinese text files). */
-  encoding?: 'utf-8' | 'utf-16le' | 'utf-16be' | 'gb18030';
+  encoding?: TextEncoding;
 }
+
+type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'gb18030';
 
 const CONTENT_TYPES: Record<FileFormat, string> = {
   pdf: 'application/pdf',
@@ -27,16 +30,26 @@ const ZIP = [0x50, 0x4b, 0x03, 0x04]; // PK\3\4
 /** How much of a text file is looked at to tell its kind. */
 const SNIFF_BYTES = 64 * 1024;
 
+/**
+ * The format of a document from its first bytes. Throws a {@link DocumentError}
+ * (`bad_encoding`) for text whose first bytes decode in none of the encodings it may be in;
+ * bad bytes further on are found when the whole text is decoded (document-sections.ts).
+ */
 export function detectFormat(bytes: Uint8Array): DetectedFormat | undefined {
   if (isPdf(bytes)) return of('pdf');
   if (startsWith(bytes, ZIP)) return isWordDocument(bytes) ? of('docx') : undefined;
-  const encoding = textEncodingOf(bytes);
-  if (!encoding) return undefined;
-  const head = decodeText(bytes.subarray(0, SNIFF_BYTES), encoding, { partial: true });
-  if (isDataNotDocument(head)) return undefined;
-  if (looksLikeHtml(head)) return { ...of('html'), encoding };
-  if (looksLikeMarkdown(head)) return { ...of('markdown'), encoding };
-  return { ...of('text'), encoding };
+  const text = textHeadOf(bytes);
+  if (!text) return undefined;
+  if (isDataNotDocument(text.head)) return undefined;
+  const format = looksLikeHtml(text.head)
+    ? 'html'
+    : looksLikeMarkdown(text.head)
+      ? 'markdown'
+      : 'text';
+  if (!text.encoding) {
+    throw new DocumentError('bad_encoding', format, describe('bad_encoding', format, 0));
+  }
+  return { ...of(format), encoding: text.encoding };
 }
 
 const of = (format: FileFormat): DetectedFormat => ({ format, contentType: CONTENT_TYPES[format] });
@@ -88,24 +101,40 @@ function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
   return -1;
 }
 
+/** The first bytes of a text file, decoded; without an encoding when none decodes them. */
+interface TextHead {
+  head: string;
+  encoding?: TextEncoding;
+}
+
 /**
- * Text if the bytes decode without error and hold no NUL or other binary control bytes:
- * UTF-8 (with or without a BOM), UTF-16 with a BOM, or else GB18030 — the encoding Chinese
- * text files written on Windows are most often in.
+ * Text if the bytes hold no NUL or other binary control bytes, or start with a UTF-16
+ * byte-order mark. Its encoding is the one a byte-order mark declares (UTF-8 or UTF-16), or
+ * else UTF-8 or GB18030 — the encoding Chinese text files written on Windows are most often
+ * in — whichever decodes the first bytes. When none does, the head is decoded leniently, only
+ * to tell what the text was meant to be.
  */
-function textEncodingOf(bytes: Uint8Array): DetectedFormat['encoding'] | undefined {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+function textHeadOf(bytes: Uint8Array): TextHead | undefined {
+  const declared = declaredEncoding(bytes);
   const head = bytes.subarray(0, SNIFF_BYTES);
-  if (hasBinaryBytes(head)) return undefined;
-  for (const encoding of ['utf-8', 'gb18030'] as const) {
+  if (!declared?.startsWith('utf-16') && hasBinaryBytes(head)) return undefined;
+  // Only the whole file may not end in the middle of a character.
+  const partial = head.length < bytes.length;
+  for (const encoding of declared ? [declared] : (['utf-8', 'gb18030'] as const)) {
     try {
-      decodeText(head, encoding, { partial: head.length < bytes.length });
-      return encoding;
+      return { head: decodeText(head, encoding, { partial }), encoding };
     } catch {
       // not this one
     }
   }
+  return { head: new TextDecoder(declared ?? 'utf-8').decode(head, { stream: partial }) };
+}
+
+/** The encoding a byte-order mark declares: bytes that follow it are in it, or are not text. */
+function declaredEncoding(bytes: Uint8Array): TextEncoding | undefined {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
   return undefined;
 }
 
@@ -120,7 +149,7 @@ function hasBinaryBytes(bytes: Uint8Array): boolean {
 /** Decodes strictly: invalid bytes throw rather than turn into U+FFFD. */
 export function decodeText(
   bytes: Uint8Array,
-  encoding: NonNullable<DetectedFormat['encoding']>,
+  encoding: TextEncoding,
   options: { partial?: boolean } = {},
 ): string {
   const decoder = new TextDecoder(encoding, { fatal: true, ignoreBOM: false });
