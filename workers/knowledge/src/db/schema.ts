@@ -86,6 +86,7 @@ export const files = pgTable(
     /** The PDF work budget used so far, over all extraction steps (pdf-work-budget.ts). */
     decodedBytes: bigint('decoded_bytes', { mode: 'number' }).notNull().default(0),
     parsedBytes: bigint('parsed_bytes', { mode: 'number' }).notNull().default(0),
+    textChars: bigint('text_chars', { mode: 'number' }).notNull().default(0),
     /** The workflow instance working on the file now. */
     workflowId: text('workflow_id'),
     /**

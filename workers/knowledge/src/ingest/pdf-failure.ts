@@ -43,7 +43,7 @@ export function describePdfFailure(
         ? `The PDF has ${details.pageCount} pages; at most ${details.maxPages} are allowed. Split it into smaller documents.`
         : 'The PDF has more pages than allowed. Split it into smaller documents.';
     case 'too_complex':
-      return 'The PDF needs more work to read than allowed (its content decompresses to too much data). Save or print it again as a new PDF, or split it into smaller documents, and upload that.';
+      return 'The PDF needs more work to read than allowed (its content decompresses to too much data, or its pages hold too much text). Save or print it again as a new PDF, or split it into smaller documents, and upload that.';
     case 'no_text':
       return 'The PDF contains no text that can be extracted, for example because it is a scan. Upload a PDF with selectable text, or run text recognition (OCR) on it first.';
   }

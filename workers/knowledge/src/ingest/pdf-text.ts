@@ -190,22 +190,61 @@ async function readPages(
   for (let first = firstPage; first <= lastPage; first += PAGES_IN_FLIGHT) {
     const last = Math.min(first + PAGES_IN_FLIGHT - 1, lastPage);
     const batch = Array.from({ length: last - first + 1 }, (_, offset) => first + offset);
-    pages.push(...(await Promise.all(batch.map((pageNumber) => readPage(pdf, pageNumber)))));
+    for (const page of await Promise.all(batch.map((number) => readPage(pdf, number, meter)))) {
+      pages.push(page);
+    }
     if (meter.exceeded !== undefined) throw new PdfTextError('too_complex');
   }
   return pages;
 }
 
-async function readPage(pdf: PDFDocumentProxy, pageNumber: number): Promise<PageLayout> {
+/**
+ * Text items one page may have. Real pages have a few hundred to a few thousand (one per glyph
+ * in PDFs that place every character); pdf.js builds an object per item, and eight pages are
+ * read at once, so a page of text items laid out one by one (a flood, small on disk) would
+ * otherwise cost hundreds of megabytes. Its items are read as pdf.js streams them, and the page
+ * stops as soon as it has more.
+ */
+export const MAX_TEXT_ITEMS_PER_PAGE = 20_000;
+
+interface TextItemLike {
+  str?: string;
+  transform?: number[];
+  width?: number;
+}
+
+async function readPage(
+  pdf: PDFDocumentProxy,
+  pageNumber: number,
+  meter: PdfWorkMeter,
+): Promise<PageLayout> {
   const page = await pdf.getPage(pageNumber);
   try {
     const viewport = page.getViewport({ scale: 1 });
-    const content = await page.getTextContent();
     const runs: TextRun[] = [];
-    for (const item of content.items) {
-      if (!('str' in item)) continue;
-      const run = toDisplayRun(item.str, item.transform, item.width, viewport.transform);
-      if (run !== undefined) runs.push(run);
+    let items = 0;
+    const reader = (
+      page.streamTextContent() as ReadableStream<{ items: TextItemLike[] }>
+    ).getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      items += chunk.value.items.length;
+      let chars = 0;
+      for (const item of chunk.value.items) {
+        if (typeof item.str !== 'string' || !item.transform) continue;
+        chars += item.str.length;
+        const run = toDisplayRun(item.str, item.transform, item.width ?? 0, viewport.transform);
+        if (run !== undefined) runs.push(run);
+      }
+      // A budget pdf.js spent stops pdf.js itself (readPages then refuses the batch); the
+      // page's items and the document's characters are counted here, and stop it here.
+      if (meter.exceeded !== undefined) continue;
+      if (items > MAX_TEXT_ITEMS_PER_PAGE || !meter.charge('textChars', chars)) {
+        // Not awaited: in workerd the cancellation can wait for a worker task that already
+        // ended; destroying the document (extractPdfLayout) ends it in any case. pdf.js takes
+        // only an Error as the reason.
+        reader.cancel(new Error('the page needs more work than allowed')).catch(() => undefined);
+        throw new PdfTextError('too_complex');
+      }
     }
     return layoutPage(runs, { page: pageNumber, width: viewport.width, height: viewport.height });
   } finally {

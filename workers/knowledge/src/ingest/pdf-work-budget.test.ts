@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { hostilePdfs } from '../../../../dev/fixtures/hostile-pdfs';
+import { hostilePdfs, textItemFloodPdf } from '../../../../dev/fixtures/hostile-pdfs';
 import { makeManyPagesPdf } from '../../../../dev/fixtures/pdf-builder';
 import { CHINESE_POLICY_PRINTED } from '../../../../dev/fixtures/printed-fixtures';
-import { extractPdfLayout, extractPdfText, PdfTextError } from './pdf-text';
+import {
+  extractPdfLayout,
+  extractPdfText,
+  MAX_TEXT_ITEMS_PER_PAGE,
+  PdfTextError,
+} from './pdf-text';
 import { PdfWorkMeter, registeredMeterCount } from './pdf-work-budget';
 
 const LIMITS = { maxPages: 500 };
@@ -80,9 +85,46 @@ describe('the per-document work budget', () => {
   });
 });
 
+describe('text items and characters', () => {
+  it(
+    'a page of more text items than allowed is refused as too_complex as soon as it has them',
+    { timeout: 60_000 },
+    async () => {
+      // Before, a flood of 200,000 items ran pdf.js for seconds, held ~70 MB and then failed
+      // the layout (a spread past the stack) as if the file were damaged.
+      // pdf.js adds an item for the space it infers between two of the flood's letters.
+      const flood = await textItemFloodPdf(MAX_TEXT_ITEMS_PER_PAGE);
+      const started = Date.now();
+      expect(await reasonOf(extractPdfLayout(flood, LIMITS))).toBe('too_complex');
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(registeredMeterCount()).toBe(0);
+      // A page of many items, within the limit, reads.
+      const dense = await textItemFloodPdf(MAX_TEXT_ITEMS_PER_PAGE / 4);
+      expect(await reasonOf(extractPdfLayout(dense, LIMITS))).toBe('accepted');
+    },
+  );
+
+  it('the characters of earlier batches count: a document over the text budget is refused', async () => {
+    // Three pages showing the same text (pdf.js adds the spaces it infers between items).
+    const pdf = await textItemFloodPdf(2_000, 3);
+    const first = await extractPdfLayout(pdf.slice(), { ...LIMITS, pages: { first: 1, last: 1 } });
+    const perPage = first.used.textChars;
+    expect(perPage).toBeGreaterThanOrEqual(2_000);
+    const rest = (maxTextChars: number) =>
+      extractPdfLayout(pdf.slice(), {
+        ...LIMITS,
+        budget: { maxTextChars },
+        pages: { first: 2, last: 3 },
+        alreadyUsed: first.used,
+      });
+    expect(await reasonOf(rest(perPage * 3 - 1))).toBe('too_complex');
+    expect(await reasonOf(rest(perPage * 3))).toBe('accepted');
+  });
+});
+
 describe('PdfWorkMeter', () => {
   it('refuses every charge once a budget is spent', () => {
-    const meter = new PdfWorkMeter({ maxDecodedBytes: 10, maxParsedBytes: 10 });
+    const meter = new PdfWorkMeter({ maxDecodedBytes: 10, maxParsedBytes: 10, maxTextChars: 10 });
 
     expect(meter.charge('decodedBytes', 10)).toBe(true);
     expect(meter.charge('decodedBytes', 1)).toBe(false);
@@ -91,7 +133,9 @@ describe('PdfWorkMeter', () => {
   });
 
   it('refuses budgets that are not positive integers', () => {
-    expect(() => new PdfWorkMeter({ maxDecodedBytes: 0, maxParsedBytes: 1 })).toThrow(RangeError);
+    expect(
+      () => new PdfWorkMeter({ maxDecodedBytes: 0, maxParsedBytes: 1, maxTextChars: 1 }),
+    ).toThrow(RangeError);
   });
 });
 

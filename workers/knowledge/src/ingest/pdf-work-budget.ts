@@ -21,26 +21,34 @@ export interface PdfWork {
   decodedBytes: number;
   /** Content-stream bytes read by the operator parser (pages, forms, Type 3 glyphs). */
   parsedBytes: number;
+  /**
+   * Characters of text the pages yield (charged by pdf-text.ts as it reads them): the page
+   * layouts kept until the whole document is read, and read together then, follow it.
+   */
+  textChars: number;
 }
 
 export interface PdfWorkBudget {
   maxDecodedBytes: number;
   maxParsedBytes: number;
+  maxTextChars: number;
 }
 
 /**
- * 128 MiB decoded, 64 MiB of content parsed. Real documents need far less (a 36-page manual:
- * 0.5 MiB decoded, 0.3 MiB parsed; a plain 500-page document 1.3 MiB parsed), and reaching the
- * budget costs about a second of CPU (pdf.js decodes roughly 100–150 MiB/s here and skips
- * whitespace in content at ~90 MiB/s), so an attack buys little: the shared 60 MB stream attack
- * is refused on its third page.
+ * 128 MiB decoded, 64 MiB of content parsed, 4 million characters of text (as for the other
+ * formats, document-work-budget.ts). Real documents need far less (a 36-page manual: 0.5 MiB
+ * decoded, 0.3 MiB parsed; a plain 500-page document 1.3 MiB parsed and 1.5 million
+ * characters), and reaching the budget costs about a second of CPU (pdf.js decodes roughly
+ * 100–150 MiB/s here and skips whitespace in content at ~90 MiB/s), so an attack buys little:
+ * the shared 60 MB stream attack is refused on its third page.
  */
 export const DEFAULT_PDF_WORK_BUDGET: Readonly<PdfWorkBudget> = {
   maxDecodedBytes: 128 * 1024 * 1024,
   maxParsedBytes: 64 * 1024 * 1024,
+  maxTextChars: 4_000_000,
 };
 
-export const NO_PDF_WORK: Readonly<PdfWork> = { decodedBytes: 0, parsedBytes: 0 };
+export const NO_PDF_WORK: Readonly<PdfWork> = { decodedBytes: 0, parsedBytes: 0, textChars: 0 };
 
 const REGISTRY_KEY = Symbol.for('kbchat.pdfjs.meters');
 
@@ -61,7 +69,8 @@ export class PdfWorkMeter implements PdfJsMeter {
   constructor(budget: PdfWorkBudget, alreadyUsed: PdfWork = NO_PDF_WORK) {
     assertBudget(budget);
     this.#budget = { ...budget };
-    this.#used = { ...alreadyUsed };
+    // Work recorded before a kind was counted (a document whose ingest began before) is 0.
+    this.#used = { ...NO_PDF_WORK, ...alreadyUsed };
     this.#exceeded = exceededKind(this.#used, this.#budget);
   }
 
@@ -114,6 +123,7 @@ function meterRegistry(): MeterRegistry {
 function exceededKind(used: PdfWork, budget: PdfWorkBudget): keyof PdfWork | undefined {
   if (used.decodedBytes > budget.maxDecodedBytes) return 'decodedBytes';
   if (used.parsedBytes > budget.maxParsedBytes) return 'parsedBytes';
+  if (used.textChars > budget.maxTextChars) return 'textChars';
   return undefined;
 }
 

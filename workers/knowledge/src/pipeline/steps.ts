@@ -153,6 +153,7 @@ export function begin(ctx: StepContext, fileId: string, workflowId: string): Pro
         workflowId,
         decodedBytes: used.decodedBytes,
         parsedBytes: used.parsedBytes,
+        textChars: used.textChars,
       };
       if (rest.length === 0) {
         const texts = pageTexts(pages);
@@ -211,7 +212,11 @@ export function extractPages(ctx: StepContext, fileId: string, range: PageRange)
     const batch = await readPdfLayout(ctx.env.READER, await originalBytes(ctx, fileId), {
       maxPages: settings(ctx).maxPages,
       pages: range,
-      alreadyUsed: { decodedBytes: file.decodedBytes, parsedBytes: file.parsedBytes },
+      alreadyUsed: {
+        decodedBytes: file.decodedBytes,
+        parsedBytes: file.parsedBytes,
+        textChars: file.textChars,
+      },
     });
     await runAll(kdb, [
       ...storeLayouts(kdb.db, fileId, batch.pages),
@@ -219,6 +224,7 @@ export function extractPages(ctx: StepContext, fileId: string, range: PageRange)
         pagesDone: range.last,
         decodedBytes: batch.used.decodedBytes,
         parsedBytes: batch.used.parsedBytes,
+        textChars: batch.used.textChars,
       }),
     ]);
     return { pages: batch.pages.length };

@@ -24,6 +24,7 @@ export interface Progress {
   chunksDone?: number;
   decodedBytes?: number;
   parsedBytes?: number;
+  textChars?: number;
   errorCode?: string | null;
   errorMessage?: string | null;
   workflowId?: string;
