@@ -101,6 +101,10 @@ export async function startLocalStack(options: {
     AUTH_PUBLIC_KEYS: keys.publicJwks,
     MODEL_BASE_URL: model.baseUrl,
     ...(model.apiKey ? { MODEL_API_KEY: model.apiKey } : {}),
+    // PGlite serves one session at a time: a chunk step's inserts into the HNSW index go in
+    // transactions of about 20 ms, so that interactive requests never wait behind a whole step
+    // (bench/ingest-contention.ts). A Postgres server (Neon) runs sessions side by side.
+    ...(env.DATABASE_URL ? {} : { INGEST_INSERT_HOLD_MS: '20' }),
   };
   // KBCHAT_VAR_<NAME>=value sets a worker variable for this stack (tests and benchmarks tune
   // e.g. KBCHAT_VAR_INGEST_STALE_SECONDS this way).

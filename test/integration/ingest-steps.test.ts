@@ -6,6 +6,15 @@ import { createLogger } from '../../shared/log/logger';
 import { sql } from 'drizzle-orm';
 import { chunkPages } from '../../workers/knowledge/src/ingest/chunker';
 import { begin, composePdfText, planChunks } from '../../workers/knowledge/src/pipeline/steps';
+import { ingestDb } from '../../shared/db/request-db';
+import { knowledgeConfig } from '../../workers/knowledge/src/config';
+import * as schema from '../../workers/knowledge/src/db/schema';
+import { insertPaced } from '../../workers/knowledge/src/pipeline/paced-inserts';
+import {
+  fileForIngest,
+  setProgress,
+  type NewChunk,
+} from '../../workers/knowledge/src/store/ingest';
 import { call, seededAdminToken } from '../helpers/auth';
 import { queryRows } from '../helpers/database';
 
@@ -166,5 +175,68 @@ describe('the first step', () => {
     } finally {
       await call(`/moduleknowledge/file?id=${id}`, { method: 'DELETE', token });
     }
+  });
+});
+
+describe('a chunk step’s inserts', () => {
+  // Inserting into the HNSW index holds the local database's one session: a step's chunks go
+  // in transactions sized by the time each took (paced-inserts.ts), the last one with the
+  // step's progress, so that nobody else waits behind a whole step.
+  async function processingFileWithoutChunks() {
+    const token = await seededAdminToken();
+    const pages = Array.from(
+      { length: 6 },
+      (_, p) =>
+        `Paced ${crypto.randomUUID()} page ${p + 1}. ${'A sentence that fills the page. '.repeat(40)}`,
+    );
+    const form = new FormData();
+    form.append('file', new File([makeTextPdf(pages)], 'paced.pdf', { type: 'application/pdf' }));
+    const res = await call('/moduleknowledge/upload', { method: 'POST', body: form, token });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const { id } = (await res.json<{ data: { id: string } }>()).data;
+    const rows = await queryRows<NewChunk & Record<string, unknown>>(
+      sql`select index, page, content, embedding::text as embedding from chunks where file_id = ${id} order by index`,
+    );
+    await queryRows(sql`delete from chunks where file_id = ${id} returning id`);
+    await queryRows(
+      sql`update files set status = 'processing', chunks_done = 0 where id = ${id} returning id`,
+    );
+    const chunks = rows.map((row) => ({
+      ...row,
+      embedding: JSON.parse(row.embedding as unknown as string) as number[],
+    }));
+    return { id, token, chunks };
+  }
+
+  it.each([
+    ['in transactions of about the hold time', 1, (n: number) => n > 2],
+    ['all in one transaction with a hold of 0', 0, (n: number) => n === 1],
+  ])('go %s; the last one makes the file ready with every chunk', async (_, holdMs, expected) => {
+    const { id, token, chunks } = await processingFileWithoutChunks();
+    expect(chunks.length).toBeGreaterThan(20);
+    const kdb = ingestDb(knowledgeConfig(stepContext().env).database, schema, id);
+    let transactions = 0;
+    const counted = {
+      ...kdb,
+      batch: ((statements: never) => {
+        transactions++;
+        return kdb.batch(statements);
+      }) as typeof kdb.batch,
+    };
+    const [file] = await kdb.run(fileForIngest(kdb.db, id));
+    await insertPaced(
+      counted,
+      file!,
+      chunks,
+      setProgress(kdb.db, id, { status: 'ready', chunksDone: chunks.length }),
+      holdMs,
+    );
+    expect(expected(transactions), `${transactions} transactions`).toBe(true);
+    expect(
+      await queryRows(sql`select index from chunks where file_id = ${id} order by index`),
+    ).toEqual(chunks.map((chunk) => ({ index: chunk.index })));
+    const status = await call(`/moduleknowledge/file_status?id=${id}`, { token });
+    expect((await status.json<{ data: { status: string } }>()).data.status).toBe('ready');
+    await call(`/moduleknowledge/file?id=${id}`, { method: 'DELETE', token });
   });
 });

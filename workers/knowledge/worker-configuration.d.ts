@@ -20,6 +20,7 @@ interface __BaseEnv_KnowledgeEnv {
 	INGEST_RETRY_DELAY_MS: string;
 	INGEST_STALE_SECONDS: string;
 	INGEST_MAX_REVIVALS: string;
+	INGEST_INSERT_HOLD_MS: string;
 	AUTH_ISSUER: string;
 	AUTH_AUDIENCE: string;
 	TOKEN_TTL_SECONDS: string;

@@ -25,6 +25,10 @@ const ingestConfig = z
     INGEST_RETRY_DELAY_MS: positiveInt(2_000),
     INGEST_STALE_SECONDS: positiveInt(60),
     INGEST_MAX_REVIVALS: positiveInt(3),
+    INGEST_INSERT_HOLD_MS: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.coerce.number().int().min(0).max(10_000).default(0),
+    ),
   })
   .refine((env) => env.CHUNK_OVERLAP < env.CHUNK_SIZE, {
     path: ['CHUNK_OVERLAP'],
@@ -43,6 +47,7 @@ const ingestConfig = z
     retryDelayMs: env.INGEST_RETRY_DELAY_MS,
     staleSeconds: env.INGEST_STALE_SECONDS,
     maxRevivals: env.INGEST_MAX_REVIVALS,
+    insertHoldMs: env.INGEST_INSERT_HOLD_MS,
   }));
 
 /** The model settings, refused when the embeddings would not fit the vector column. */

@@ -18,7 +18,6 @@ import type { KnowledgeDb } from '../store/files';
 import {
   clearLayouts,
   fileForIngest,
-  insertChunks,
   layoutsOf,
   pagesOf,
   runAll,
@@ -29,6 +28,7 @@ import {
   type Progress,
 } from '../store/ingest';
 import { getOriginal } from '../store/originals';
+import { insertPaced } from './paced-inserts';
 import { READER_FAILED, readPdfLayout, readSections } from './read-document';
 
 /**
@@ -396,18 +396,17 @@ export function indexChunks(
         columnDimensions: EMBEDDING_COLUMN_DIMENSIONS,
       },
     );
-    await runAll(kdb, [
-      ...insertChunks(
-        kdb.db,
-        file,
-        slice.map((chunk, i) => ({ ...chunk, embedding: vectors[i]! })),
-      ),
+    await insertPaced(
+      kdb,
+      file,
+      slice.map((chunk, i) => ({ ...chunk, embedding: vectors[i]! })),
       setProgress(
         kdb.db,
         fileId,
         options.last ? ready(file) : { chunksDone: batch.to, errorCode: null, errorMessage: null },
       ),
-    ]);
+      config.ingest.insertHoldMs,
+    );
     return { indexed: slice.length };
   });
 }
