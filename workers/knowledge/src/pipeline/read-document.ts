@@ -32,7 +32,8 @@ export async function readSections(
 export async function checkReader(reader: KnowledgeEnv['READER']) {
   const started = Date.now();
   try {
-    await reader.ping();
+    const answer = (await reader.ping()) as unknown as Partial<Disposable>;
+    answer[Symbol.dispose]?.();
   } catch (err) {
     throw new AppError(503, 'reader_unavailable', 'The document reader is unavailable.', {
       cause: err,
@@ -42,12 +43,16 @@ export async function checkReader(reader: KnowledgeEnv['READER']) {
 }
 
 async function call<T>(rpc: () => Promise<ReadResult<T>>): Promise<ReadResult<T>> {
+  let result: ReadResult<T> & Partial<Disposable>;
   try {
     // The RPC stub's result type is a stub of the value; the value is what crosses.
-    return (await rpc()) as ReadResult<T>;
+    result = (await rpc()) as ReadResult<T> & Partial<Disposable>;
   } catch (err) {
     throw new AppError(503, READER_FAILED, 'Reading the document failed.', { cause: err });
   }
+  // An RPC result holds the call's resources until it is disposed of; the value is plain data.
+  result[Symbol.dispose]?.();
+  return result;
 }
 
 /** The error code of a reader that failed, recorded on the file while its step is retried. */
