@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { unstable_readConfig } from 'wrangler';
 import { describe, expect, it } from 'vitest';
+import { MODULE_WORKERS } from './stack/wrangler.ts';
 
 // What a deploy publishes: only the gateway has a public address. The module workers are
 // reached through its service bindings; a workers.dev host or a preview URL of their own would
@@ -8,14 +9,23 @@ import { describe, expect, it } from 'vitest';
 const root = path.resolve(import.meta.dirname, '..');
 
 describe('the deployed shape', () => {
-  it.each(['auth', 'knowledge', 'chat'])(
+  it.each(MODULE_WORKERS.map((worker) => [worker.name, worker.config]))(
     '%s has no workers.dev host and no preview URLs',
-    (name) => {
-      const config = unstable_readConfig({
-        config: path.join(root, 'workers', name, 'wrangler.toml'),
-      });
-      expect(config.workers_dev).toBe(false);
-      expect(config.preview_urls).toBe(false);
+    (_, config) => {
+      const read = unstable_readConfig({ config: path.join(root, config) });
+      expect(read.workers_dev).toBe(false);
+      expect(read.preview_urls).toBe(false);
     },
   );
+
+  it('the document reader holds no binding, secret or route: bytes in, text out', () => {
+    const reader = unstable_readConfig({
+      config: path.join(root, 'workers/knowledge/reader/wrangler.toml'),
+    });
+    expect(reader.name).toBe('kbchat-reader');
+    expect(reader.services ?? []).toEqual([]);
+    expect(reader.r2_buckets ?? []).toEqual([]);
+    expect(Object.keys(reader.vars ?? {})).toEqual([]);
+    expect(reader.routes ?? []).toEqual([]);
+  });
 });

@@ -1,7 +1,7 @@
 import { env, exports } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeTextPdf } from '../../dev/fixtures/pdf-builder';
-import { seededAdminToken } from '../helpers/auth';
+import { call, seededAdminToken } from '../helpers/auth';
 import { storedCounts } from '../helpers/database';
 
 // Size limits come before any body is read, on every module and route, the token check
@@ -164,5 +164,28 @@ describe('the token in a form body, as the spec’s middleware reads it', () => 
     );
     expect(res.status, await res.clone().text()).toBe(200);
     expect(await res.json()).toMatchObject({ data: { name: 'chunked.pdf' } });
+  });
+});
+
+describe('each route’s limit, as the README states it', () => {
+  it.each([
+    ['POST', '/moduleauth/login', 16 * 1024],
+    ['POST', '/modulechat/chat', 64 * 1024],
+    // An OpenAI-style request carries the conversation's history.
+    ['POST', '/modulechat/v1/chat/completions', 1024 * 1024],
+    ['POST', '/moduleknowledge/collection', 16 * 1024],
+  ] as const)('%s %s takes %i bytes; one more is 413', async (method, path, limit) => {
+    const at = await call(path, {
+      method,
+      body: 'x'.repeat(limit),
+      contentType: 'application/json',
+    });
+    expect(at.status, path).not.toBe(413);
+    const over = await call(path, {
+      method,
+      body: 'x'.repeat(limit + 1),
+      contentType: 'application/json',
+    });
+    expect(over.status, path).toBe(413);
   });
 });

@@ -109,8 +109,15 @@ const WORK: Record<DocumentTooComplex['work'], (limit: string) => string> = {
   inflatedBytes: (limit) => `it unpacks to more than ${limit} bytes`,
 };
 
+const SMALLER: Record<Exclude<FileFormat, 'pdf'>, string> = {
+  docx: 'Split it into smaller documents, or save it as PDF and upload that.',
+  html: 'Split it into smaller pages, or save it as PDF or plain text and upload that.',
+  markdown: 'Split it into smaller documents.',
+  text: 'Split it into smaller documents.',
+};
+
 /** Which budget a document spent, in words the uploader can act on. */
 function tooComplex(format: Exclude<FileFormat, 'pdf'>, err: DocumentTooComplex): string {
   const limit = err.limit.toLocaleString('en-US');
-  return `${WHAT[format]} is too large or too complex to read: ${WORK[err.work](limit)}. Split it into smaller documents, or save it again as plain text or PDF.`;
+  return `${WHAT[format]} is too large or too complex to read: ${WORK[err.work](limit)}. ${SMALLER[format]}`;
 }
