@@ -5,31 +5,40 @@
 //   node bench/run.ts budget            (part of npm run bench:ingest)
 //
 // The local stack (PGlite, offline model) runs in this process; the knowledge worker runs as the
-// primary worker of its own `wrangler dev` (auth behind it for the token check), because
-// wrangler's inspector shows only the primary worker. A 500-page PDF padded to 20 MB with a
-// stream no page uses is uploaded without waiting; while the workflow ingests it, the
-// knowledge isolate's heap is sampled through the inspector and a CPU profile is taken; the
-// file's progress (polled) marks where each step ends. Each step's CPU is the profile's busy
+// primary worker of its own `wrangler dev` (auth behind it for the token check), and the
+// document reader, which parses the pages, as the primary of a second one (as `npm run dev`
+// runs it), because wrangler's inspector shows only the primary worker. A 500-page PDF padded
+// to 20 MB with a stream no page uses is uploaded without waiting; while the workflow ingests
+// it, both isolates' heaps are sampled through their inspectors and CPU profiles are taken;
+// the file's progress (polled) marks where each step ends. Each step's CPU is a profile's busy
 // time between those marks; its heap is the largest sample.
 //
 // Two runs. The first leaves V8 its defaults: it collects lazily, so the heap it reports as used
 // includes garbage it has not yet collected (workerd's inspector never answers
 // HeapProfiler.collectGarbage, so no sample can be taken after a forced collection). The second
 // caps V8's old space at the issue's 64 MiB (`--max-old-space-size`, passed to workerd through
-// miniflare's MINIFLARE_WORKERD_V8_FLAGS): V8 then collects before it would pass the cap, and
-// aborts the process if the live heap does not fit. That run finishing is the proof that the
-// ingest's live heap stays within 64 MiB; its samples show how close it came. Results in
-// bench-results/ingest-budget.json.
+// miniflare's MINIFLARE_WORKERD_V8_FLAGS, for both processes): V8 then collects before it would
+// pass the cap, and aborts the process if the live heap does not fit (the knowledge process: the
+// run stops; the reader: its steps fail and the file with them). That run finishing is the
+// proof that each isolate's live heap stays within 64 MiB; its samples show how close it came.
+// Results in bench-results/ingest-budget.json.
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { table } from './table.ts';
 import { makeManyPagesPdf } from '../dev/fixtures/pdf-builder.ts';
 import { startLocalStack } from '../dev/stack/local-stack.ts';
 import { wranglerEnv } from '../dev/stack/wrangler.ts';
 import { importJWK, SignJWT, type JWK } from 'jose';
-import { cpuBetween, Inspector, sampleHeap, type CpuProfile } from './budget/inspector.ts';
+import {
+  cpuBetween,
+  Inspector,
+  sampleHeap,
+  type CpuProfile,
+  type HeapSample,
+} from './budget/inspector.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const MiB = 1024 * 1024;
@@ -44,8 +53,12 @@ export const HEAP_CAP_MIB = 64;
 export interface StepBudget {
   step: string;
   wallMs: number;
+  /** The knowledge isolate (the workflow's steps: storage, embeddings, the database). */
   cpuMs: number;
   heapPeakMiB: number;
+  /** The document reader's isolate (the parsing of the PDF's pages). */
+  readerCpuMs: number;
+  readerHeapPeakMiB: number;
 }
 
 export interface IngestBudget {
@@ -56,6 +69,8 @@ export interface IngestBudget {
   heapBeforeMiB: number;
   heapPeakMiB: number;
   allocatedPeakMiB: number;
+  readerHeapBeforeMiB: number;
+  readerHeapPeakMiB: number;
   steps: StepBudget[];
   totalMs: number;
 }
@@ -81,7 +96,9 @@ async function measureOnce(heapCapMiB: number | null): Promise<IngestBudget> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kbchat-budget-'));
   const stack = await startLocalStack({ env: process.env, dataDir: path.join(dataDir, 'pglite') });
   const port = 9400 + Math.floor(Math.random() * 400);
+  const readerPort = port + 400;
   const inspectorPort = port + 1000;
+  const readerInspectorPort = port + 1400;
   const envFile = path.join(dataDir, 'dev.env');
   await writeFile(
     envFile,
@@ -89,51 +106,77 @@ async function measureOnce(heapCapMiB: number | null): Promise<IngestBudget> {
       .map(([key, value]) => `${key}=${value}`)
       .join('\n'),
   );
-  const wrangler = spawn(
-    'wrangler',
-    [
-      'dev',
-      '-c',
-      'workers/knowledge/wrangler.toml',
-      '-c',
-      'workers/auth/wrangler.toml',
-      '--port',
-      String(port),
-      '--inspector-port',
-      String(inspectorPort),
-      '--env-file',
-      envFile,
-      '--persist-to',
-      path.join(dataDir, 'wrangler'),
-      '--show-interactive-dev-session=false',
-    ],
-    {
-      cwd: root,
-      env: wranglerEnv({
-        ...process.env,
-        PATH: `${path.join(root, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}`,
-        ...(heapCapMiB === null
-          ? {}
-          : { MINIFLARE_WORKERD_V8_FLAGS: `--max-old-space-size=${heapCapMiB}` }),
-      }),
-      stdio: ['ignore', 'ignore', process.env.KBCHAT_BENCH_VERBOSE ? 'inherit' : 'ignore'],
-      detached: true,
-    },
-  );
+  // As `npm run dev` runs them: the document reader in a process of its own, found through a
+  // dev registry of this run's own; each the primary worker of its process, so that each
+  // inspector shows its isolate.
+  const env = wranglerEnv({
+    ...process.env,
+    PATH: `${path.join(root, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}`,
+    WRANGLER_REGISTRY_PATH: path.join(dataDir, 'registry'),
+    ...(heapCapMiB === null
+      ? {}
+      : { MINIFLARE_WORKERD_V8_FLAGS: `--max-old-space-size=${heapCapMiB}` }),
+  });
+  const wrangler = (
+    configs: string[],
+    ports: { http: number; inspector: number },
+    extra: string[],
+  ) =>
+    spawn(
+      'wrangler',
+      [
+        'dev',
+        ...configs.flatMap((config) => ['-c', config]),
+        '--port',
+        String(ports.http),
+        '--inspector-port',
+        String(ports.inspector),
+        ...extra,
+        '--show-interactive-dev-session=false',
+      ],
+      {
+        cwd: root,
+        env,
+        stdio: process.env.KBCHAT_BENCH_VERBOSE ? ['ignore', 'inherit', 'inherit'] : 'ignore',
+        detached: true,
+      },
+    );
+  const processes = [
+    wrangler(
+      ['workers/knowledge/reader/wrangler.toml'],
+      { http: readerPort, inspector: readerInspectorPort },
+      ['--persist-to', path.join(dataDir, 'wrangler-reader')],
+    ),
+  ];
   const base = `http://127.0.0.1:${port}`;
   try {
+    await untilAnswering(`http://127.0.0.1:${readerPort}/`);
+    processes.push(
+      wrangler(
+        ['workers/knowledge/wrangler.toml', 'workers/auth/wrangler.toml'],
+        { http: port, inspector: inspectorPort },
+        ['--env-file', envFile, '--persist-to', path.join(dataDir, 'wrangler')],
+      ),
+    );
     await untilHealthy(base);
     const token = await adminToken(stack.database.databaseUrl, stack.workerEnv);
-    const inspector = await Inspector.connect(inspectorPort);
-    log('inspector connected');
+    const isolates = {
+      knowledge: await Inspector.connect(inspectorPort),
+      reader: await Inspector.connect(readerInspectorPort),
+    };
+    log('inspectors connected');
     // workerd's inspector has no HeapProfiler.collectGarbage (it never answers it): the idle
     // heap is what the worker holds after answering its health check.
-    const before = await inspector.heap();
-    await inspector.send('Profiler.enable');
-    await inspector.send('Profiler.setSamplingInterval', { interval: 500 });
-    await inspector.send('Profiler.start');
+    const before = await isolates.knowledge.heap();
+    const readerBefore = await isolates.reader.heap();
+    for (const inspector of Object.values(isolates)) {
+      await inspector.send('Profiler.enable');
+      await inspector.send('Profiler.setSamplingInterval', { interval: 500 });
+      await inspector.send('Profiler.start');
+    }
     const profileStarted = Date.now();
-    const heap = sampleHeap(inspector);
+    const heap = sampleHeap(isolates.knowledge);
+    const readerHeap = sampleHeap(isolates.reader);
 
     log('profiling; uploading');
     const pdf = makeManyPagesPdf(PAGES, {
@@ -153,16 +196,25 @@ async function measureOnce(heapCapMiB: number | null): Promise<IngestBudget> {
     const marks = await followSteps(base, token, id, started);
 
     await heap.stop();
-    const { profile } = await inspector.send<{ profile: CpuProfile }>('Profiler.stop');
-    inspector.close();
+    await readerHeap.stop();
+    const { profile } = await isolates.knowledge.send<{ profile: CpuProfile }>('Profiler.stop');
+    const { profile: readerProfile } = await isolates.reader.send<{ profile: CpuProfile }>(
+      'Profiler.stop',
+    );
+    for (const inspector of Object.values(isolates)) inspector.close();
+    const peakIn = (samples: HeapSample[], from: number, to: number) =>
+      round(
+        Math.max(0, ...samples.filter((s) => s.at >= from && s.at <= to).map((s) => s.used)) / MiB,
+      );
     const steps = marks.map((mark, i): StepBudget => {
       const from = i === 0 ? started : marks[i - 1]!.at;
-      const inStep = heap.samples.filter((s) => s.at >= from && s.at <= mark.at);
       return {
         step: mark.step,
         wallMs: mark.at - from,
         cpuMs: round(cpuBetween(profile, profileStarted, from, mark.at)),
-        heapPeakMiB: round(Math.max(0, ...inStep.map((s) => s.used)) / MiB),
+        heapPeakMiB: peakIn(heap.samples, from, mark.at),
+        readerCpuMs: round(cpuBetween(readerProfile, profileStarted, from, mark.at)),
+        readerHeapPeakMiB: peakIn(readerHeap.samples, from, mark.at),
       };
     });
     return {
@@ -172,18 +224,35 @@ async function measureOnce(heapCapMiB: number | null): Promise<IngestBudget> {
       heapBeforeMiB: round(before.usedSize / MiB),
       heapPeakMiB: round(Math.max(...heap.samples.map((s) => s.used)) / MiB),
       allocatedPeakMiB: round(Math.max(...heap.samples.map((s) => s.total)) / MiB),
+      readerHeapBeforeMiB: round(readerBefore.usedSize / MiB),
+      readerHeapPeakMiB: round(Math.max(...readerHeap.samples.map((s) => s.used)) / MiB),
       steps,
       totalMs: marks.at(-1)!.at - started,
     };
   } finally {
-    try {
-      process.kill(-wrangler.pid!, 'SIGKILL');
-    } catch {
-      // already gone
+    for (const child of processes) {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
     }
     await stack.close();
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+/** Until something answers HTTP on `url` (the reader answers 404 to everything). */
+async function untilAnswering(url: string) {
+  for (const deadline = Date.now() + 180_000; Date.now() < deadline;) {
+    try {
+      await (await fetch(url, { signal: AbortSignal.timeout(5_000) })).arrayBuffer();
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  throw new Error(`nothing answered on ${url}`);
 }
 
 type Progress = { status: string; pages_done: number; chunks_done: number; chunks: number };
@@ -289,14 +358,22 @@ function print(result: IngestBudget): void {
   );
   console.log(
     `knowledge isolate heap: ${result.heapBeforeMiB} MiB idle, peak ${result.heapPeakMiB} MiB used ` +
-      `(${result.allocatedPeakMiB} MiB allocated); limit ${ISOLATE_LIMIT_MIB} MB per isolate`,
+      `(${result.allocatedPeakMiB} MiB allocated); reader isolate: ${result.readerHeapBeforeMiB} MiB idle, ` +
+      `peak ${result.readerHeapPeakMiB} MiB used; limit ${ISOLATE_LIMIT_MIB} MB per isolate`,
   );
-  console.log('step                         wall ms   CPU ms   heap peak MiB');
-  for (const step of result.steps) {
-    console.log(
-      `${step.step.padEnd(28)} ${String(step.wallMs).padStart(7)} ${String(step.cpuMs).padStart(8)} ${String(step.heapPeakMiB).padStart(15)}`,
-    );
-  }
-  const worst = Math.max(...result.steps.map((s) => s.cpuMs));
+  console.log(
+    table(
+      ['step', 'wall ms', 'CPU ms', 'heap peak MiB', 'reader CPU ms', 'reader heap MiB'],
+      result.steps.map((step) => [
+        step.step,
+        String(step.wallMs),
+        String(step.cpuMs),
+        String(step.heapPeakMiB),
+        String(step.readerCpuMs),
+        String(step.readerHeapPeakMiB),
+      ]),
+    ),
+  );
+  const worst = Math.max(...result.steps.map((s) => Math.max(s.cpuMs, s.readerCpuMs)));
   console.log(`largest step CPU ${worst} ms of the ${STEP_CPU_LIMIT_MS / 1000} s a step may use`);
 }

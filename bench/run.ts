@@ -2,8 +2,10 @@
 // request path next to its floor.
 //
 //   npm run bench                      # every section (today: ingest, query, paths)
-//   npm run bench:ingest               # ingest and query
+//   npm run bench:ingest               # ingest, its memory and CPU budget, the reader's memory
+//                                      # on the worst documents of each format, and query
 //   npm run bench:paths                # paths only
+//   npm run bench:contention           # /me while a 300-page PDF ingests, paced or not
 //   node bench/run.ts query            # one section; output in bench-results/ingest.json
 //
 // ingest  starts an isolated local stack (`node dev/dev.ts` on a free loopback port, a fresh
@@ -46,13 +48,15 @@ import { CONSTANT_WEIGHT, embedText } from '../dev/stack/offline-model/lexical.t
 import { makeCorpus, makeQuestions } from './corpus.ts';
 import { stats, type Stats } from './stats.ts';
 import { measureIngestBudget } from './ingest-budget.ts';
+import { measureContention } from './ingest-contention.ts';
+import { measureReaderMemory } from './reader-memory.ts';
 import { table } from './table.ts';
 import { loadNearestChunksQuery } from './nearest-chunks-query.ts';
 import { printRequestPaths } from './paths/report.ts';
 import { runRequestPaths } from './request-paths.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SECTIONS = ['ingest', 'budget', 'query', 'paths'] as const;
+const SECTIONS = ['ingest', 'budget', 'reader', 'contention', 'query', 'paths'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values, positionals } = parseArgs({
@@ -880,6 +884,20 @@ async function main(): Promise<void> {
     );
     timings.budget_s = round((performance.now() - ts) / 1000, 1);
   }
+  if (sections.includes('reader')) {
+    const ts = performance.now();
+    output.reader = await measureReaderMemory(
+      path.join(root, 'bench-results', 'reader-memory.json'),
+    );
+    timings.reader_s = round((performance.now() - ts) / 1000, 1);
+  }
+  if (sections.includes('contention')) {
+    const ts = performance.now();
+    output.contention = await measureContention(
+      path.join(root, 'bench-results', 'contention.json'),
+    );
+    timings.contention_s = round((performance.now() - ts) / 1000, 1);
+  }
   if (sections.includes('query')) {
     const ts = performance.now();
     query = await runQuerySection();
@@ -916,6 +934,9 @@ async function main(): Promise<void> {
       `at the end ${(output.load_average_end as number[]).join(', ')} on ${cpus.length} CPUs`,
   );
   const written: string[] = [];
+  if (output.budget) written.push(path.join(root, 'bench-results', 'ingest-budget.json'));
+  if (output.reader) written.push(path.join(root, 'bench-results', 'reader-memory.json'));
+  if (output.contention) written.push(path.join(root, 'bench-results', 'contention.json'));
   if (ingest || query) {
     await mkdir(path.dirname(values.out!), { recursive: true });
     await writeFile(values.out!, `${JSON.stringify(output, null, 2)}\n`);
