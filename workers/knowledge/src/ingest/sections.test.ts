@@ -46,6 +46,18 @@ describe('HTML', () => {
     expect(htmlSections(html, meter('html'))).toHaveLength(1);
   });
 
+  it('keeps text that arrives in many runs whole and in order, foster-parented text too', () => {
+    // parse5 hands over a word and the space after it as two runs: 30,000 of them here.
+    const words = Array.from({ length: 15_000 }, (_, i) => `w${i}`).join(' ');
+    expect(htmlSections(`<p>${words}</p>`, meter('html'))).toEqual(
+      textSections(words, meter('text')),
+    );
+    // Text inside a table but outside its cells is moved before the table, run by run.
+    expect(
+      htmlSections('<table>moved one <tr><td>cell</td></tr> moved two</table>', meter('html')),
+    ).toEqual([{ label: null, text: 'moved one moved two\n\ncell' }]);
+  });
+
   it('charges text as the parser builds it, before any block is read', () => {
     const budget: DocumentWorkBudget = { ...DOCUMENT_WORK_BUDGETS.html, maxTextChars: 100 };
     const html = `<script>${'x'.repeat(200)}</script><p>short`;

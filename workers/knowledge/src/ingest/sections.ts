@@ -1,7 +1,7 @@
 import { Lexer, type Token } from 'marked';
 import { parse } from 'parse5';
 import { DocumentTooComplex, type DocumentWorkMeter } from './document-work-budget';
-import { meteredTreeAdapter, type MeteredNode } from './html-tree';
+import { meteredTreeAdapter, textOf as nodeText, type MeteredNode } from './html-tree';
 import { SectionWriter, type Section } from './section-writer';
 
 export { MAX_SECTION_CHARS, type Section } from './section-writer';
@@ -183,7 +183,7 @@ export function htmlSections(html: string, meter: DocumentWorkMeter): Section[] 
     const tag = node.tagName;
     if (tag && SKIPPED.has(tag)) continue;
     if (node.nodeName === '#text') {
-      current += node.value ?? '';
+      current += nodeText(node);
       meter.pending(current.length);
       continue;
     }
@@ -212,7 +212,7 @@ function textOf(root: MeteredNode): string {
   const stack = [root];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (node.nodeName === '#text') text += node.value ?? '';
+    if (node.nodeName === '#text') text += nodeText(node);
     else if (!(node.tagName && SKIPPED.has(node.tagName))) {
       const children = node.childNodes ?? [];
       for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
