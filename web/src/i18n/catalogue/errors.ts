@@ -12,7 +12,7 @@ export const errors = translations({
     unauthenticated: 'Your session has expired or was refused.',
     permission_denied: 'You are not allowed to do that.',
     bad_credentials: 'Wrong username or password.',
-    too_many_attempts: 'Too many failed attempts. Wait a minute and try again.',
+    too_many_attempts: 'Too many failed attempts. Wait a while (at most 15 minutes) and try again.',
     wrong_password: 'The current password is wrong.',
     password_changed: 'The password was changed meanwhile. Try again.',
     username_taken: 'That username is taken.',
@@ -53,11 +53,18 @@ export const errors = translations({
     document_too_many_pages:
       'The document has more sections than allowed. Split it into smaller documents.',
     document_too_complex:
-      'The document needs more work to read than allowed (it unpacks to too much data). Save it again without embedded objects, or split it.',
+      'The document is too large or too complex to read. Split it into smaller documents, or save it again as PDF or plain text.',
     document_no_text: 'The document contains no text.',
     document_bad_encoding:
       'The text is not valid UTF-8, UTF-16 or GB18030. Save it as UTF-8 and upload it again.',
     ingest_failed: 'The file could not be processed. Retry it, or delete it and upload it again.',
+    ingest_gave_up:
+      'Processing the file stopped again and again at the same point, so it was given up. It may need more memory or time than allowed: save it again (for example as PDF or plain text), or split it, and upload it again.',
+    document_reader_failed: 'Reading the document failed.',
+    reader_unavailable: 'The document reader is unavailable right now. Try again later.',
+    module_unavailable: 'The service is unavailable right now. Try again in a moment.',
+    login_required: 'An API key cannot do this: log in to do it.',
+    api_key_required: 'This takes an API key, not a login.',
     file_deleted: 'The file was deleted while it was being processed.',
     model_unavailable: 'The language model is unavailable right now. Try again later.',
     database_unavailable: 'The database is unavailable right now. Try again later.',
@@ -79,7 +86,7 @@ export const errors = translations({
     unauthenticated: '登录已过期或被拒绝。',
     permission_denied: '你没有执行此操作的权限。',
     bad_credentials: '用户名或密码错误。',
-    too_many_attempts: '失败次数过多。请等待一分钟后再试。',
+    too_many_attempts: '失败次数过多。请稍候（最长 15 分钟）再试。',
     wrong_password: '当前密码不正确。',
     password_changed: '密码刚刚已被修改，请重试。',
     username_taken: '该用户名已被使用。',
@@ -111,11 +118,18 @@ export const errors = translations({
     document_corrupt: '无法读取该文档：文件已损坏或不完整。请重新保存或导出后再试。',
     document_too_many_pages: '该文档的章节数超过了上限。请将其拆分为较小的文档。',
     document_too_complex:
-      '读取该文档所需的处理量超过了上限（解压后的数据过多）。请去掉嵌入的对象后重新保存，或将其拆分。',
+      '该文档过大或过于复杂，无法读取。请将其拆分为较小的文档，或另存为 PDF 或纯文本后上传。',
     document_no_text: '该文档中没有文字。',
     document_bad_encoding:
       '该文本不是有效的 UTF-8、UTF-16 或 GB18030 编码。请将其另存为 UTF-8 后重新上传。',
     ingest_failed: '无法处理该文件。请重试，或将其删除后重新上传。',
+    ingest_gave_up:
+      '该文件的处理多次在同一处中断，已放弃处理。它可能需要超出允许范围的内存或时间：请另存为其他格式（例如 PDF 或纯文本）或拆分后重新上传。',
+    document_reader_failed: '读取文档失败。',
+    reader_unavailable: '文档读取服务暂时不可用，请稍后再试。',
+    module_unavailable: '服务暂时不可用，请稍后再试。',
+    login_required: 'API 密钥不能执行此操作：请登录后再操作。',
+    api_key_required: '此操作需要 API 密钥，而不是登录令牌。',
     file_deleted: '该文件在处理过程中已被删除。',
     model_unavailable: '语言模型暂时不可用，请稍后再试。',
     database_unavailable: '数据库暂时不可用，请稍后再试。',
