@@ -125,8 +125,8 @@ async function measureOnce(capMiB: number): Promise<ReaderMemory[]> {
     for (const fixture of [...AT_THE_LIMITS, ...HOSTILE]) {
       const bytes = await fixture.bytes();
       // The reader may have been restarted (a crash): connect afresh for every document.
-      const inspector = await Inspector.connect(inspectorPort);
-      const heap = sampleHeap(inspector, 10);
+      const inspector = await connectWhenAnswering(inspectorPort);
+      const heap = sampleHeap(inspector, 10, 5_000);
       const started = Date.now();
       const outcome = await ingest(stack.baseUrl, token, bytes, fixture.fileName).finally(() =>
         heap.stop().catch(() => undefined),
@@ -150,6 +150,23 @@ async function measureOnce(capMiB: number): Promise<ReaderMemory[]> {
   } finally {
     await stack.stop();
     await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The reader's inspector, once its isolate answers (after a crash, wrangler restarts it). */
+async function connectWhenAnswering(port: number): Promise<Inspector> {
+  for (const deadline = Date.now() + 120_000; ;) {
+    const inspector = await Inspector.connect(port).catch(() => undefined);
+    if (inspector) {
+      const answered = await inspector.heap(2_000).then(
+        () => true,
+        () => false,
+      );
+      if (answered) return inspector;
+      inspector.close();
+    }
+    if (Date.now() > deadline) throw new Error("the reader's inspector does not answer");
+    await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
 

@@ -18,6 +18,8 @@ declare global {
       AUTH_RPC: RpcBindingOf<typeof authService>;
       FILES: R2Bucket;
       READER: KnowledgeEnv['READER'];
+      /** Unit project: a worker that throws on every request (workers/gateway tests). */
+      FAILING_MODULE: Fetcher;
     }
     // The integration project's main worker is the gateway: `exports.default` is its handler.
     interface GlobalProps {

@@ -53,8 +53,8 @@ export class Inspector {
   }
 
   /** Bytes of the JS heap in use (objects), and allocated (what the isolate holds). */
-  heap(): Promise<{ usedSize: number; totalSize: number }> {
-    return this.send('Runtime.getHeapUsage');
+  heap(timeoutMs?: number): Promise<{ usedSize: number; totalSize: number }> {
+    return this.send('Runtime.getHeapUsage', {}, timeoutMs);
   }
 
   close(): void {
@@ -68,14 +68,23 @@ export interface HeapSample {
   total: number;
 }
 
-/** Samples the heap every `everyMs` until stopped (each answer comes between the isolate's tasks). */
-export function sampleHeap(inspector: Inspector, everyMs = 20) {
+/**
+ * Samples the heap every `everyMs` until stopped (each answer comes between the isolate's
+ * tasks). With `untilGone`, an isolate that stops answering for that long (its runtime crashed)
+ * ends the sampling instead of failing it.
+ */
+export function sampleHeap(inspector: Inspector, everyMs = 20, untilGone?: number) {
   const samples: HeapSample[] = [];
   let running = true;
   const loop = (async () => {
     while (running) {
-      const { usedSize, totalSize } = await inspector.heap();
-      samples.push({ at: Date.now(), used: usedSize, total: totalSize });
+      try {
+        const { usedSize, totalSize } = await inspector.heap(untilGone);
+        samples.push({ at: Date.now(), used: usedSize, total: totalSize });
+      } catch (err) {
+        if (untilGone === undefined) throw err;
+        return;
+      }
       await new Promise((resolve) => setTimeout(resolve, everyMs));
     }
   })();

@@ -2,15 +2,6 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import gateway from './index';
 
-declare global {
-  namespace Cloudflare {
-    interface Env {
-      /** A worker that throws on every request (vitest.config.ts, unit project). */
-      FAILING_MODULE: Fetcher;
-    }
-  }
-}
-
 describe('a module that cannot answer', () => {
   it('is answered by the gateway with the one problem shape and a request id, nothing internal', async () => {
     const failing = env.FAILING_MODULE;

@@ -3,7 +3,7 @@ import { HOSTILE_DOCUMENTS } from '../../../../dev/fixtures/hostile-documents';
 import { detectFormat } from './detect-format';
 import { DocumentError } from './document-error';
 import { documentSections } from './document-sections';
-import { DocumentTooComplex } from './document-work-budget';
+import type { DocumentTooComplex } from './document-work-budget';
 
 describe('hostile documents that are not PDFs', () => {
   it.each(HOSTILE_DOCUMENTS.map((doc) => [doc.name, doc] as const))(
