@@ -5,7 +5,10 @@ import tseslint from 'typescript-eslint';
 // - shared/ is used by every worker and imports no worker;
 // - a worker imports shared/ and its own folder, never another worker's code (chat may name
 //   knowledge's RPC types, which the generated Env does for it);
-// - dev/ is Node tooling; workers never import it (their tests may use dev/fixtures).
+// - dev/ is Node tooling; workers never import it (their tests may use dev/fixtures);
+// - bench/ measures the service as it runs (through dev/'s stack, or the knowledge worker's
+//   own statements loaded by bench/nearest-chunks-query.ts): it imports dev/ and shared/,
+//   never a test, the web app or a worker's module directly.
 const noWorkers = { group: ['**/workers/**'], message: 'shared/ must not depend on a worker.' };
 const noDevTooling = { group: ['**/dev/**'], message: 'Worker code must not import dev tooling.' };
 const otherWorker = (self) => ({
@@ -41,6 +44,20 @@ export default tseslint.config(
     // Plain-JavaScript Node scripts (they run before the project's Node is installed).
     files: ['dev/**/*.mjs'],
     languageOptions: { globals: { console: 'readonly', process: 'readonly' } },
+  },
+  {
+    files: ['bench/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/workers/**'], message: 'Benchmarks measure workers as they run.' },
+            { group: ['**/test/**', '**/web/**'], message: 'Benchmarks import dev/ and shared/.' },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['shared/**/*.ts'],

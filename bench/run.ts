@@ -17,16 +17,16 @@
 // query   in this process: PGlite + pgvector in memory, the repo's migrations, ≥ 10,000 chunks
 //         embedded with the offline model's lexical embeddings, HNSW build times and sizes, and
 //         the latency and recall@10 (against exact search) of the knowledge worker's own
-//         `nearestChunksQuery` at hnsw.ef_search 40 and 100, for `vector` and for `halfvec`
-//         (an expression index on the cast). Where the planner prefers a sequential scan, that
-//         is measured on a sample and the index again with enable_seqscan off.
+//         `nearestChunksQuery` at hnsw.ef_search 40 and 100. Where the planner prefers a
+//         sequential scan, that is measured on a sample and the index again with
+//         enable_seqscan off. (The halfvec comparison that ran here is a decision now:
+//         docs/decisions/.)
 // paths   bench/request-paths.ts: an isolated stack with ≥ 10,000 seeded chunks; query, list,
 //         /me, login and chat timed next to their floors (the same work with nothing in
 //         between), their database round trips counted at the local proxy, and /me while a
 //         500-page PDF ingests. Output in bench-results/request-paths.json.
 //
 // Options: --rows 10000, --queries 200 (smaller only for smoke tests: marked undersized),
-// --vector-only (skip halfvec: its HNSW build is slow in PGlite's WebAssembly),
 // --out bench-results/ingest.json; for paths: --path-chunks 10000, --path-samples 100,
 // --chat-samples 40, --ingest-pages 500, --paths-out bench-results/request-paths.json.
 // Everything talks to loopback only; every request has a timeout and the whole run a deadline.
@@ -63,7 +63,6 @@ const { values, positionals } = parseArgs({
   options: {
     rows: { type: 'string', default: '10000' },
     queries: { type: 'string', default: '200' },
-    'vector-only': { type: 'boolean', default: false },
     out: { type: 'string', default: path.join(root, 'bench-results', 'ingest.json') },
     'path-chunks': { type: 'string', default: '10000' },
     'path-samples': { type: 'string', default: '100' },
@@ -327,24 +326,15 @@ async function runIngest() {
 // Section 2: pgvector in PGlite at scale
 
 interface Variant {
-  kind: 'vector' | 'halfvec';
+  kind: 'vector';
   index: string;
   createIndex: string;
   /** The statement with $1/$2 = the query vector literal, $3 = top. */
   sql: string;
 }
 
-/** The real statement, and the same statement with the halfvec cast on both sides. */
+/** The real statement, on the index the migrations create. */
 function variants(statement: string): Variant[] {
-  const halfvec = statement
-    .replaceAll('"chunks"."embedding" <=>', `"chunks"."embedding"::halfvec(${DIMENSIONS}) <=>`)
-    .replaceAll('::vector', `::halfvec(${DIMENSIONS})`);
-  const casts = halfvec.match(/::halfvec\(/g)?.length ?? 0;
-  if (casts !== 4) {
-    throw new Error(
-      `nearestChunksQuery changed shape; cannot derive the halfvec query:\n${statement}`,
-    );
-  }
   return [
     {
       kind: 'vector',
@@ -353,12 +343,6 @@ function variants(statement: string): Variant[] {
       createIndex:
         'CREATE INDEX "chunks_embedding_hnsw_idx" ON "chunks" USING hnsw ("embedding" vector_cosine_ops)',
       sql: statement,
-    },
-    {
-      kind: 'halfvec',
-      index: 'chunks_embedding_halfvec_hnsw_idx',
-      createIndex: `CREATE INDEX "chunks_embedding_halfvec_hnsw_idx" ON "chunks" USING hnsw (("embedding"::halfvec(${DIMENSIONS})) halfvec_cosine_ops)`,
-      sql: halfvec,
     },
   ];
 }
@@ -393,25 +377,6 @@ function distance(row: Sparse, query: Float64Array): number {
   return 1 - dot;
 }
 
-/** Rounds to the nearest IEEE half-precision value (ties to even), as pgvector's halfvec does. */
-function f16round(x: number): number {
-  const a = Math.abs(x);
-  if (a === 0 || !Number.isFinite(a)) return x;
-  if (a >= 65520) return Math.sign(x) * Infinity;
-  const exponent = Math.max(Math.floor(Math.log2(a)), -14);
-  const step = 2 ** (exponent - 10);
-  const scaled = a / step;
-  let n = Math.round(scaled);
-  if (n - scaled === 0.5 && n % 2 === 1) n -= 1;
-  return Math.sign(x) * n * step;
-}
-
-function toHalf(row: Sparse): Sparse {
-  const val = Float64Array.from(row.val, f16round);
-  const norm = Math.sqrt(val.reduce((s, x) => s + x * x, 0));
-  return { idx: row.idx, val: val.map((x) => x / norm) };
-}
-
 interface QueryRun {
   kind: string;
   ef_search: number | 'exact';
@@ -428,7 +393,7 @@ async function runQuerySection() {
   const nearestChunksQuery = await loadNearestChunksQuery();
   const dialect = new PgDialect();
   const rendered = dialect.sqlToQuery(nearestChunksQuery([0], { top: TOP }));
-  const kinds = variants(rendered.sql).filter((v) => v.kind === 'vector' || !values['vector-only']);
+  const kinds = variants(rendered.sql);
 
   log('query: opening PGlite + pgvector in memory and applying migrations/');
   const pg = await PGlite.create({ extensions: { vector } });
@@ -553,17 +518,14 @@ async function runQuerySection() {
     return { kind: v.kind, ef_search: ef, plan, latency, ids, explain: explained };
   };
 
-  // Exact search: the same statement with index scans off. Exact halfvec search is a
-  // sequential scan of software half-float maths in WebAssembly (several times the vector
-  // one): its latency is measured on a sample only; its top-10 is computed in JS below.
-  // Approximate search: what the planner chooses at that ef_search; when that is not the
+  // Exact search: the same statement with index scans off. Approximate search: what the planner chooses at that ef_search; when that is not the
   // index (pgvector's cost estimate can prefer a sequential scan), a sample as planned, then
   // every query with enable_seqscan off, so that the index itself is measured too.
   const runs: QueryRun[] = [];
   const sample = Math.min(PLANNER_SEQSCAN_SAMPLE, queryCount);
   for (const v of kinds) {
     await pg.exec('SET enable_indexscan = off');
-    runs.push(await measure(v, 'exact', 'seq scan', v.kind === 'halfvec' ? sample : queryCount));
+    runs.push(await measure(v, 'exact', 'seq scan', queryCount));
     await pg.exec('RESET enable_indexscan');
     for (const ef of EF_SEARCH) {
       await pg.exec(`SET hnsw.ef_search = ${ef}`);
@@ -579,10 +541,8 @@ async function runQuerySection() {
     }
   }
 
-  // Exact top-10 in JS over the stored values (float32), and over the same values rounded to
-  // half precision (what the halfvec index holds): the reference for "what the index alone
-  // loses", and a check of the database's exact search.
-  const storedHalf = stored.map(toHalf);
+  // Exact top-10 in JS over the stored values (float32): a check of the database's exact
+  // search.
   const jsExact = (rowsOf: Sparse[], q: number) =>
     rowsOf
       .map((row, i) => ({ id: i + 1, d: distance(row, queryDense[q]!) }))
@@ -590,11 +550,6 @@ async function runQuerySection() {
       .slice(0, TOP + 1);
   const nearestFloat = queryDense.map((_, q) => jsExact(stored, q));
   const exactFloat = nearestFloat.map((n) => n.slice(0, TOP).map((x) => x.id));
-  const exactHalf = queryDense.map((_, q) =>
-    jsExact(storedHalf, q)
-      .slice(0, TOP)
-      .map((x) => x.id),
-  );
   // How far apart the exact neighbours are: a tail of near-equal similarities is hard for any
   // approximate index, and is what recall@10 mostly measures here.
   const medianOf = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
@@ -638,13 +593,11 @@ async function runQuerySection() {
     explain: r.explain,
     latency: r.latency,
     recall_at_10: recall(r.ids, truth),
-    // For halfvec: against exact search over half-precision values, i.e. what the index alone
-    // loses; for vector the same as recall_at_10 up to JS/Postgres rounding.
-    recall_at_10_vs_own_exact: recall(r.ids, r.kind === 'halfvec' ? exactHalf : exactFloat),
+    // Against the exact search computed here: the same as recall_at_10 up to rounding.
+    recall_at_10_vs_own_exact: recall(r.ids, exactFloat),
   }));
   const checks = {
     js_exact_vs_db_exact_vector: recall(exactFloat, truth).ids,
-    halfvec_exact_vs_vector_exact: recall(exactHalf, truth).ids,
     exact_similarity: similarity,
   };
 
@@ -811,8 +764,7 @@ function printQuery(r: QueryResults): void {
     ),
   );
   console.log(
-    `\nChecks: JS exact top-10 vs the database's exact vector search ${r.checks.js_exact_vs_db_exact_vector.toFixed(3)}; ` +
-      `exact halfvec (half-precision values) vs exact vector ${r.checks.halfvec_exact_vs_vector_exact.toFixed(3)}.`,
+    `\nChecks: JS exact top-10 vs the database's exact vector search ${r.checks.js_exact_vs_db_exact_vector.toFixed(3)}.`,
   );
   const sim = r.checks.exact_similarity;
   console.log(

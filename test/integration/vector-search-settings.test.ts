@@ -1,6 +1,6 @@
 // The settings every worker session searches with (migrations 0004 and 0016, set on the
 // database): they decide whether the served vector search finds what exact search finds
-// (`npm run bench:index`: recall@10 0.867 at ef_search 100, 0.993 at 600 over 10,000 chunks).
+// (docs/decisions/, index designs: recall@10 0.867 at ef_search 100, 0.993 at 600 over 10,000 chunks).
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { asAppRole } from '../helpers/database';

@@ -28,7 +28,7 @@ export const COMMON_TERM_MIN_ROWS = 200;
 /**
  * When everything a caller can read is at most this many chunks in at most this many files, a
  * question without filters names those files in the vector list's filter (`readableFileIds`,
- * from smallScopeQuery). Measured with `npm run bench:collections` (10,000 chunks in PGlite): a
+ * from smallScopeQuery). Measured in the collections study (docs/decisions/; 10,000 chunks in PGlite): a
  * member of one small collection among 50 waited 51–57 ms for a hybrid query under the policy
  * alone, whose vector list walked the HNSW index past every chunk the member cannot see, and
  * 11–14 ms with the files named, which the planner reads through `chunks_file_id_index_key`
@@ -124,7 +124,7 @@ export async function searchChunks(kdb: KnowledgeDb, options: SearchOptions) {
  *   list's 1st against the other's 1st) go to the higher similarity. Materialised because under
  *   row-level security a join on `coalesce(v.id, k.id)` (not a leakproof expression) cannot
  *   use the primary key: inlined, the final join read every chunk the caller can see
- *   (`npm run bench:collections`: explain time 61 → 8 ms over 10,000 chunks).
+ *   (the collections study in docs/decisions/: explain time 61 → 8 ms over 10,000 chunks).
  *
  * Similarity is computed for every result, whichever list found it: the chat's threshold is a
  * cosine similarity whatever the mode.
