@@ -37,8 +37,9 @@ export default defineConfig({
         test: {
           name: 'tooling',
           environment: 'node',
-          // bench/: the pure parts of benchmarks and the retrieval evaluation (no stack).
-          include: ['dev/**/*.test.ts', 'bench/**/*.test.ts'],
+          // bench/: the pure parts of benchmarks and the retrieval evaluation (no stack);
+          // test/docs: how the docs' examples are read and their outputs compared.
+          include: ['dev/**/*.test.ts', 'bench/**/*.test.ts', 'test/docs/**/*.test.ts'],
           testTimeout: 30_000,
         },
       },
