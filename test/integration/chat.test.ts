@@ -6,7 +6,7 @@ import {
   makeTextPdf,
 } from '../../dev/fixtures/pdf-builder';
 import { CHINESE_LEAD_IN } from '../../dev/stack/offline-model/answer';
-import { readSse } from '../../shared/service';
+import { readSse } from '#shared/service';
 import { DEFAULT_ERROR_TEXTS } from '../../workers/chat/src/language';
 import { systemMessage } from '../../workers/chat/src/prompt';
 

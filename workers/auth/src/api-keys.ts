@@ -1,5 +1,5 @@
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { AppError } from '../../../shared/errors/app-error';
+import { AppError } from '#shared/errors/app-error';
 import { apiKeys, users } from './db/schema';
 import type { AuthDb } from './users';
 

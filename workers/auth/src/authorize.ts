@@ -1,5 +1,5 @@
-import { createAuthorize } from '../../../shared/auth/authorize';
-import { checkSession, keySession } from '../../../shared/db/request-db';
+import { createAuthorize } from '#shared/auth/authorize';
+import { checkSession, keySession } from '#shared/db/request-db';
 import { authConfig } from './config';
 
 /**

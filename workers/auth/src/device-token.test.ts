@@ -8,8 +8,8 @@ import {
   type JWTPayload,
 } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { importVerificationKeys, type VerificationKey } from '../../../shared/auth/keys';
-import { verifyToken } from '../../../shared/auth/verify-token';
+import { importVerificationKeys, type VerificationKey } from '#shared/auth/keys';
+import { verifyToken } from '#shared/auth/verify-token';
 import { DEVICE_LIFETIME_SECONDS, signDeviceToken, verifyDeviceToken } from './device-token';
 import { issueToken, type SigningKey } from './tokens';
 

@@ -1,5 +1,5 @@
 import { jwtVerify, SignJWT } from 'jose';
-import { TOKEN_ALGORITHM, type VerificationKey } from '../../../shared/auth/keys';
+import { TOKEN_ALGORITHM, type VerificationKey } from '#shared/auth/keys';
 import type { SigningKey } from './tokens';
 
 /**

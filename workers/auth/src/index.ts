@@ -1,9 +1,9 @@
-import type { Principal } from '../../../shared/auth/roles';
-import { settleSession } from '../../../shared/auth/session';
-import { authService } from '../../../shared/contracts/auth';
-import { checkDatabase } from '../../../shared/db/health';
-import { createModuleApp, moduleName } from '../../../shared/module/module-app';
-import { mountService, rpcEntrypoint, type ServiceImpl } from '../../../shared/service';
+import type { Principal } from '#shared/auth/roles';
+import { settleSession } from '#shared/auth/session';
+import { authService } from '#shared/contracts/auth';
+import { checkDatabase } from '#shared/db/health';
+import { createModuleApp, moduleName } from '#shared/module/module-app';
+import { mountService, rpcEntrypoint, type ServiceImpl } from '#shared/service';
 import { authorize } from './authorize';
 import { authConfig } from './config';
 import * as apiKeys from './handlers/api-keys';

@@ -1,4 +1,4 @@
-import { importVerificationKeys, type VerificationKey } from '../../../shared/auth/keys';
+import { importVerificationKeys, type VerificationKey } from '#shared/auth/keys';
 import { hashPassword } from './password';
 import { importSigningKey, type SigningKey } from './tokens';
 

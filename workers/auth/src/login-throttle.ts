@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { AppError } from '../../../shared/errors/app-error';
+import { AppError } from '#shared/errors/app-error';
 import type { Device } from './device-token';
 import type { AuthDb } from './users';
 

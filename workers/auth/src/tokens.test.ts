@@ -11,8 +11,8 @@ import {
   type JWTPayload,
 } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { importVerificationKeys, type VerificationKey } from '../../../shared/auth/keys';
-import { verifyToken, type TokenPolicy } from '../../../shared/auth/verify-token';
+import { importVerificationKeys, type VerificationKey } from '#shared/auth/keys';
+import { verifyToken, type TokenPolicy } from '#shared/auth/verify-token';
 import { importSigningKey, issueToken, publicJwks, type SigningKey } from './tokens';
 
 const SETTINGS = { issuer: 'kbchat', audience: 'kbchat', ttlSeconds: 12 * 60 * 60 };

@@ -1,6 +1,6 @@
 import { importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
-import { TOKEN_ALGORITHM } from '../../../shared/auth/keys';
-import { roleOf } from '../../../shared/auth/roles';
+import { TOKEN_ALGORITHM } from '#shared/auth/keys';
+import { roleOf } from '#shared/auth/roles';
 
 export interface SigningKey {
   kid: string;

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
-import type { RequestDb } from '../../../shared/db/request-db';
-import { sqlStateOf } from '../../../shared/db/sql-state';
-import { AppError, notFound } from '../../../shared/errors/app-error';
+import type { RequestDb } from '#shared/db/request-db';
+import { sqlStateOf } from '#shared/db/sql-state';
+import { AppError, notFound } from '#shared/errors/app-error';
 import { revokeUserApiKeys } from './api-keys';
 import type * as schema from './db/schema';
 import { users, type User } from './db/schema';

@@ -1,4 +1,4 @@
-import { roleOf } from '../../../shared/auth/roles';
+import { roleOf } from '#shared/auth/roles';
 import type { ApiKeyRow } from './api-keys';
 import type { User } from './db/schema';
 

@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../shared/log/logger';
+import { createLogger } from '#shared/log/logger';
 import { answer, type Retrieval } from './answer';
 import { chatConfig } from './config';
 

@@ -1,14 +1,14 @@
-import { AppError } from '../../../shared/errors/app-error';
+import { AppError } from '#shared/errors/app-error';
 import type OpenAI from 'openai';
 import type { z } from 'zod';
-import type { ChatMessage, ChatMode, ChatSource } from '../../../shared/contracts/chat';
+import type { ChatMessage, ChatMode, ChatSource } from '#shared/contracts/chat';
 import type {
   ChatContext,
   knowledgeService,
   QueryResult as QueryResultSchema,
-} from '../../../shared/contracts/knowledge';
-import type { Logger } from '../../../shared/log/logger';
-import { sseEvent, type RpcClientOf } from '../../../shared/service';
+} from '#shared/contracts/knowledge';
+import type { Logger } from '#shared/log/logger';
+import { sseEvent, type RpcClientOf } from '#shared/service';
 import type { AnswerSettings } from './config';
 import { citedPages } from './citations';
 import { markupNeutraliser, neutraliseEcho } from './markup';

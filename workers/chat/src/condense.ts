@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import type { Logger } from '../../../shared/log/logger';
+import type { Logger } from '#shared/log/logger';
 import type { PastTurn } from './history';
 
 /** Turns the rewriting reads: the follow-up refers to what was just said, not to long ago. */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { databaseConfig } from '../../../shared/config/database-config';
-import { boolean, defineConfig, number, positiveInt } from '../../../shared/config/load-config';
-import { modelConfig } from '../../../shared/config/model-config';
-import { tokenVerificationConfig } from '../../../shared/config/token-config';
+import { databaseConfig } from '#shared/config/database-config';
+import { boolean, defineConfig, number, positiveInt } from '#shared/config/load-config';
+import { modelConfig } from '#shared/config/model-config';
+import { tokenVerificationConfig } from '#shared/config/token-config';
 import { errorTextsConfig } from './language';
 
 const answerConfig = z

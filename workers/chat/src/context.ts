@@ -1,6 +1,6 @@
-import type { Principal } from '../../../shared/auth/roles';
-import { requestDb, type RequestDb } from '../../../shared/db/request-db';
-import type { CallContext } from '../../../shared/service';
+import type { Principal } from '#shared/auth/roles';
+import { requestDb, type RequestDb } from '#shared/db/request-db';
+import type { CallContext } from '#shared/service';
 import { chatConfig } from './config';
 import * as schema from './db/schema';
 

@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
-import { tokenOf } from '../../../shared/auth/authorize';
-import { knowledgeService } from '../../../shared/contracts/knowledge';
-import { rpcClient } from '../../../shared/service';
+import { tokenOf } from '#shared/auth/authorize';
+import { knowledgeService } from '#shared/contracts/knowledge';
+import { rpcClient } from '#shared/service';
 import { startRetrieval, type Retrieval } from './answer';
 import { standaloneQuestion } from './condense';
 import type { chatConfig } from './config';

@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
-import { AppError } from '../../../shared/errors/app-error';
-import type { ModelSettings } from '../../../shared/config/model-config';
+import { AppError } from '#shared/errors/app-error';
+import type { ModelSettings } from '#shared/config/model-config';
 
 /** One real embedding call: the model endpoint answers with vectors of the configured size. */
 export async function checkEmbeddings(client: OpenAI, settings: ModelSettings) {

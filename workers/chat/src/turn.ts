@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ChatMode, ChatRefusal, ChatSource } from '../../../shared/contracts/chat';
+import type { ChatMode, ChatRefusal, ChatSource } from '#shared/contracts/chat';
 import type { MessageStatus } from './db/schema';
 import type { ErrorCode, Language } from './language';
 

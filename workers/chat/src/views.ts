@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ChatSource, Conversation, ConversationMessage } from '../../../shared/contracts/chat';
+import type { ChatSource, Conversation, ConversationMessage } from '#shared/contracts/chat';
 import type { ConversationRow, MessageRow } from './store/conversations';
 
 type Source = z.output<typeof ChatSource>;

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
-import { describeError } from '../../../shared/errors/classify';
-import { problemResponse } from '../../../shared/errors/problem';
-import { createLogger } from '../../../shared/log/logger';
+import { describeError } from '#shared/errors/classify';
+import { problemResponse } from '#shared/errors/problem';
+import { createLogger } from '#shared/log/logger';
 import { moduleFor } from './routes';
 
 /**

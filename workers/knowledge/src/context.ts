@@ -1,6 +1,6 @@
-import type { Principal } from '../../../shared/auth/roles';
-import { requestDb } from '../../../shared/db/request-db';
-import type { CallContext } from '../../../shared/service';
+import type { Principal } from '#shared/auth/roles';
+import { requestDb } from '#shared/db/request-db';
+import type { CallContext } from '#shared/service';
 import { knowledgeConfig } from './config';
 import * as schema from './db/schema';
 import type { KnowledgeDb } from './store/files';

@@ -1,8 +1,8 @@
-import type { Principal } from '../../../shared/auth/roles';
-import type { knowledgeService } from '../../../shared/contracts/knowledge';
-import { checkDatabase } from '../../../shared/db/health';
-import { moduleName } from '../../../shared/module/module-app';
-import type { ServiceImpl } from '../../../shared/service';
+import type { Principal } from '#shared/auth/roles';
+import type { knowledgeService } from '#shared/contracts/knowledge';
+import { checkDatabase } from '#shared/db/health';
+import { moduleName } from '#shared/module/module-app';
+import type { ServiceImpl } from '#shared/service';
 import { knowledgeConfig } from './config';
 import { chatContext } from './handlers/context';
 import {

@@ -1,11 +1,11 @@
-import { createAuthorize } from '../../../shared/auth/authorize';
-import { settleSession } from '../../../shared/auth/session';
-import { checkSession, keySession } from '../../../shared/db/request-db';
-import { knowledgeService } from '../../../shared/contracts/knowledge';
-import { createLogger } from '../../../shared/log/logger';
-import { createModuleApp, moduleName } from '../../../shared/module/module-app';
+import { createAuthorize } from '#shared/auth/authorize';
+import { settleSession } from '#shared/auth/session';
+import { checkSession, keySession } from '#shared/db/request-db';
+import { knowledgeService } from '#shared/contracts/knowledge';
+import { createLogger } from '#shared/log/logger';
+import { createModuleApp, moduleName } from '#shared/module/module-app';
 import { reviveStalledIngests } from './pipeline/watchdog';
-import { mountService, rpcEntrypoint } from '../../../shared/service';
+import { mountService, rpcEntrypoint } from '#shared/service';
 import { knowledgeConfig } from './config';
 import { knowledgeImpl } from './impl';
 import { KNOWLEDGE_MODULE } from './module';

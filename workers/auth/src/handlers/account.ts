@@ -1,6 +1,6 @@
-import { AppError } from '../../../../shared/errors/app-error';
-import { accessDenied } from '../../../../shared/service';
-import { roleOf } from '../../../../shared/auth/roles';
+import { AppError } from '#shared/errors/app-error';
+import { accessDenied } from '#shared/service';
+import { roleOf } from '#shared/auth/roles';
 import { authConfig } from '../config';
 import { authDb, clientAddress, principalOf, type AuthCall } from '../context';
 import { grantDevice, judgingDevice, presentedDevice } from '../devices';

@@ -1,5 +1,5 @@
-import { apiKeyHash, apiKeyPrefix, newApiKey } from '../../../../shared/auth/api-key';
-import { notFound } from '../../../../shared/errors/app-error';
+import { apiKeyHash, apiKeyPrefix, newApiKey } from '#shared/auth/api-key';
+import { notFound } from '#shared/errors/app-error';
 import { allApiKeys, createApiKey, deleteApiKey, userApiKeys } from '../api-keys';
 import { authDb, principalOf, type AuthCall } from '../context';
 import { apiKeyView } from '../views';

@@ -1,4 +1,4 @@
-import { unauthorised } from '../../../../shared/service';
+import { unauthorised } from '#shared/service';
 import { authConfig } from '../config';
 import { authDb, clientAddress, type AuthCall } from '../context';
 import { grantDevice, judgingDevice, presentedDevice } from '../devices';

@@ -1,4 +1,4 @@
-import { notFound } from '../../../../shared/errors/app-error';
+import { notFound } from '#shared/errors/app-error';
 import { authDb, type AuthCall } from '../context';
 import { hashPassword } from '../password';
 import {

@@ -1,8 +1,8 @@
-import type { Principal } from '../../../../shared/auth/roles';
-import type { chatService } from '../../../../shared/contracts/chat';
-import { AppError } from '../../../../shared/errors/app-error';
-import { createModelClient } from '../../../../shared/model/client';
-import { sseEvent, type ServiceImpl } from '../../../../shared/service';
+import type { Principal } from '#shared/auth/roles';
+import type { chatService } from '#shared/contracts/chat';
+import { AppError } from '#shared/errors/app-error';
+import { createModelClient } from '#shared/model/client';
+import { sseEvent, type ServiceImpl } from '#shared/service';
 import { answer } from '../answer';
 import { chatConfig } from '../config';
 import { chatDb, type ChatCall } from '../context';

@@ -1,7 +1,7 @@
-import type { chatService } from '../../../../shared/contracts/chat';
-import { AppError } from '../../../../shared/errors/app-error';
-import type { Principal } from '../../../../shared/auth/roles';
-import type { ServiceImpl } from '../../../../shared/service';
+import type { chatService } from '#shared/contracts/chat';
+import { AppError } from '#shared/errors/app-error';
+import type { Principal } from '#shared/auth/roles';
+import type { ServiceImpl } from '#shared/service';
 import { chatDb } from '../context';
 import * as store from '../store/conversations';
 import { conversationView, feedbackView, messageView } from '../views';

@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../../shared/errors/app-error';
-import { createLogger } from '../../../../shared/log/logger';
+import { AppError } from '#shared/errors/app-error';
+import { createLogger } from '#shared/log/logger';
 import { answer, type Retrieval } from '../answer';
 import { chatConfig } from '../config';
 import { startOutcome } from '../turn';

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import type { ChatSource, ChatMessage } from '../../../../shared/contracts/chat';
-import type { KbchatRefusal } from '../../../../shared/contracts/openai';
-import { AppError } from '../../../../shared/errors/app-error';
-import { openAiError, type OpenAiError } from '../../../../shared/errors/openai-error';
-import { SseEvent } from '../../../../shared/service';
+import type { ChatSource, ChatMessage } from '#shared/contracts/chat';
+import type { KbchatRefusal } from '#shared/contracts/openai';
+import { AppError } from '#shared/errors/app-error';
+import { openAiError, type OpenAiError } from '#shared/errors/openai-error';
+import { SseEvent } from '#shared/service';
 import type { TurnOutcome } from '../turn';
 
 type Source = z.output<typeof ChatSource>;

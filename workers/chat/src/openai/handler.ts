@@ -1,7 +1,7 @@
-import type { Principal } from '../../../../shared/auth/roles';
-import type { chatService } from '../../../../shared/contracts/chat';
-import { createModelClient } from '../../../../shared/model/client';
-import type { ServiceImpl } from '../../../../shared/service';
+import type { Principal } from '#shared/auth/roles';
+import type { chatService } from '#shared/contracts/chat';
+import { createModelClient } from '#shared/model/client';
+import type { ServiceImpl } from '#shared/service';
 import { answer } from '../answer';
 import { chatConfig } from '../config';
 import { groundedTurn } from '../grounding';

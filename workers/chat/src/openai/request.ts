@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { CollectionIds, FileIds } from '../../../../shared/contracts/common';
-import type { ChatCompletionRequest, OpenAiMessage } from '../../../../shared/contracts/openai';
-import { AppError } from '../../../../shared/errors/app-error';
+import { CollectionIds, FileIds } from '#shared/contracts/common';
+import type { ChatCompletionRequest, OpenAiMessage } from '#shared/contracts/openai';
+import { AppError } from '#shared/errors/app-error';
 import type { PastTurn } from '../history';
 
 /** The grounding modes `model` names. */

@@ -1,5 +1,5 @@
-import { notFound } from '../../../../shared/errors/app-error';
-import { accessDenied } from '../../../../shared/service';
+import { notFound } from '#shared/errors/app-error';
+import { accessDenied } from '#shared/service';
 import { knowledgeDb, type KnowledgeCall } from '../context';
 import { inArray } from 'drizzle-orm';
 import { COLLECTION_ROLES, collections, type CollectionRole } from '../db/schema';

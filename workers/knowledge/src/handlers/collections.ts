@@ -1,5 +1,5 @@
-import { sqlStateOf } from '../../../../shared/db/sql-state';
-import { AppError, notFound } from '../../../../shared/errors/app-error';
+import { sqlStateOf } from '#shared/db/sql-state';
+import { AppError, notFound } from '#shared/errors/app-error';
 import { knowledgeDb, principalOf, type KnowledgeCall } from '../context';
 import { DEFAULT_COLLECTION_ID, type CollectionRole } from '../db/schema';
 import { stopIngest } from '../pipeline/watchdog';

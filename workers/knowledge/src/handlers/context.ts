@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ChatContext, ContextPage } from '../../../../shared/contracts/knowledge';
+import type { ChatContext, ContextPage } from '#shared/contracts/knowledge';
 import { knowledgeDb, type KnowledgeCall } from '../context';
 import { filesWithTextIfWithin, nearestChunksWithPages, type ChunkOnPage } from '../store/context';
 import { embedQuestion } from './query';

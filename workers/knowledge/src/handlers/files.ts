@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { sqlStateOf } from '../../../../shared/db/sql-state';
-import { AppError, notFound } from '../../../../shared/errors/app-error';
+import { sqlStateOf } from '#shared/db/sql-state';
+import { AppError, notFound } from '#shared/errors/app-error';
 import { collectionFor, requireReadable } from './collection-access';
-import { accessDenied } from '../../../../shared/service';
+import { accessDenied } from '#shared/service';
 import { knowledgeDb, type KnowledgeCall } from '../context';
 import { files, type FileRow } from '../db/schema';
 import { reviveSoon, startIngest } from '../pipeline/watchdog';

@@ -1,4 +1,4 @@
-import { createModelClient } from '../../../../shared/model/client';
+import { createModelClient } from '#shared/model/client';
 import { knowledgeConfig } from '../config';
 import { knowledgeDb, type KnowledgeCall } from '../context';
 import { EMBEDDING_COLUMN_DIMENSIONS } from '../db/schema';

@@ -1,7 +1,7 @@
-import { ingestDb } from '../../../../shared/db/request-db';
-import { sqlStateOf } from '../../../../shared/db/sql-state';
-import { isDatabaseUnavailable } from '../../../../shared/db/unavailable';
-import { AppError } from '../../../../shared/errors/app-error';
+import { ingestDb } from '#shared/db/request-db';
+import { sqlStateOf } from '#shared/db/sql-state';
+import { isDatabaseUnavailable } from '#shared/db/unavailable';
+import { AppError } from '#shared/errors/app-error';
 import { knowledgeConfig } from '../config';
 import { knowledgeDb, principalOf, type KnowledgeCall } from '../context';
 import * as schema from '../db/schema';

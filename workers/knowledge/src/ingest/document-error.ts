@@ -1,4 +1,4 @@
-import { AppError } from '../../../../shared/errors/app-error';
+import { AppError } from '#shared/errors/app-error';
 import type { FileFormat } from '../db/schema';
 import { DocumentTooComplex } from './document-work-budget';
 import { DocxError } from './docx-text';

@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
-import type { ModelSettings } from '../../../../shared/config/model-config';
-import { AppError } from '../../../../shared/errors/app-error';
+import type { ModelSettings } from '#shared/config/model-config';
+import { AppError } from '#shared/errors/app-error';
 
 export interface BatchLimits {
   /** At most this many inputs per request (OpenAI: 2,048). */

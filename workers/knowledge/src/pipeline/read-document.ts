@@ -1,4 +1,4 @@
-import { AppError } from '../../../../shared/errors/app-error';
+import { AppError } from '#shared/errors/app-error';
 import type { DetectedFormat } from '../ingest/detect-format';
 import type { PdfLayoutBatch, PdfLayoutOptions } from '../ingest/pdf-text';
 import type { Section } from '../ingest/section-writer';

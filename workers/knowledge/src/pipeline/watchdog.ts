@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
-import { httpDatabase } from '../../../../shared/db/database';
-import { ingestDb } from '../../../../shared/db/request-db';
-import type { Logger } from '../../../../shared/log/logger';
+import { httpDatabase } from '#shared/db/database';
+import { ingestDb } from '#shared/db/request-db';
+import type { Logger } from '#shared/log/logger';
 import { knowledgeConfig } from '../config';
 import * as schema from '../db/schema';
 import { files, type FileStatus } from '../db/schema';

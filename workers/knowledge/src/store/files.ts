@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import type { RequestDb } from '../../../../shared/db/request-db';
+import type { RequestDb } from '#shared/db/request-db';
 import type * as schema from '../db/schema';
 import { chunks, collections, filePages, files, manageFile } from '../db/schema';
 
