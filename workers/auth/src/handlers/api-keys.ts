@@ -1,8 +1,9 @@
 import { apiKeyHash, apiKeyPrefix, newApiKey } from '#shared/auth/api-key';
 import { notFound } from '#shared/errors/app-error';
-import { allApiKeys, createApiKey, deleteApiKey, userApiKeys } from '../api-keys';
-import { authDb, principalOf, type AuthCall } from '../context';
-import { apiKeyView } from '../views';
+import { allApiKeys, createApiKey, deleteApiKey, userApiKeys } from '../store/api-keys';
+import { authDb, type AuthCall } from '../call';
+import { principalOf } from '#shared/auth/principal';
+import { apiKeyView } from './views';
 
 /**
  * Creates a key for the current user; the answer is the only place the key ever appears.

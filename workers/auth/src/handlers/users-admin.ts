@@ -1,14 +1,14 @@
 import { notFound } from '#shared/errors/app-error';
-import { authDb, type AuthCall } from '../context';
-import { hashPassword } from '../password';
+import { authDb, type AuthCall } from '../call';
+import { hashPassword } from '../identity/password';
 import {
   changeUserGuardingLastAdmin,
   createUser,
   endAllSessions,
   listUsers,
   setPassword,
-} from '../users';
-import { managedUserView } from '../views';
+} from '../store/users';
+import { managedUserView } from './views';
 
 export async function list({ page, size }: { page: number; size: number }, ctx: AuthCall) {
   const { items, total } = await listUsers(authDb(ctx), page, size);

@@ -2,9 +2,9 @@ import type { chatService } from '#shared/contracts/chat';
 import { AppError } from '#shared/errors/app-error';
 import type { Principal } from '#shared/auth/roles';
 import type { ServiceImpl } from '#shared/service';
-import { chatDb } from '../context';
+import { chatDb } from '../call';
 import * as store from '../store/conversations';
-import { conversationView, feedbackView, messageView } from '../views';
+import { conversationView, feedbackView, messageView } from './views';
 
 type Impl = ServiceImpl<typeof chatService, ChatEnv, Principal>;
 

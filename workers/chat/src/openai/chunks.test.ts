@@ -2,9 +2,9 @@ import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '#shared/errors/app-error';
 import { createLogger } from '#shared/log/logger';
-import { answer, type Retrieval } from '../answer';
+import { answer, type Retrieval } from '../answer/answer';
 import { chatConfig } from '../config';
-import { startOutcome } from '../turn';
+import { startOutcome } from '../answer/turn';
 import { pieces } from './chunks';
 
 const FILE = '11111111-1111-4111-8111-111111111111';

@@ -4,7 +4,7 @@ import type { KbchatRefusal } from '#shared/contracts/openai';
 import { AppError } from '#shared/errors/app-error';
 import { openAiError, type OpenAiError } from '#shared/errors/openai-error';
 import { SseEvent } from '#shared/service';
-import type { TurnOutcome } from '../turn';
+import type { TurnOutcome } from '../answer/turn';
 
 type Source = z.output<typeof ChatSource>;
 type Usage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { CollectionIds, FileIds } from '#shared/contracts/common';
 import type { ChatCompletionRequest, OpenAiMessage } from '#shared/contracts/openai';
 import { AppError } from '#shared/errors/app-error';
-import type { PastTurn } from '../history';
+import type { PastTurn } from '../answer/history';
 
 /** The grounding modes `model` names. */
 export const BASE_MODEL = 'kbchat';

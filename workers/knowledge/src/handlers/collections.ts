@@ -1,6 +1,7 @@
 import { sqlStateOf } from '#shared/db/sql-state';
 import { AppError, notFound } from '#shared/errors/app-error';
-import { knowledgeDb, principalOf, type KnowledgeCall } from '../context';
+import { knowledgeDb, type KnowledgeCall } from '../call';
+import { principalOf } from '#shared/auth/principal';
 import { DEFAULT_COLLECTION_ID, type CollectionRole } from '../db/schema';
 import { stopIngest } from '../pipeline/watchdog';
 import {

@@ -3,15 +3,16 @@ import { sqlStateOf } from '#shared/db/sql-state';
 import { isDatabaseUnavailable } from '#shared/db/unavailable';
 import { AppError } from '#shared/errors/app-error';
 import { knowledgeConfig } from '../config';
-import { knowledgeDb, principalOf, type KnowledgeCall } from '../context';
+import { knowledgeDb, type KnowledgeCall } from '../call';
+import { principalOf } from '#shared/auth/principal';
 import * as schema from '../db/schema';
-import { DEFAULT_COLLECTION_ID, files, type FileRow } from '../db/schema';
+import { DEFAULT_COLLECTION_ID, type FileRow } from '../db/schema';
 import { detectFormat, type DetectedFormat } from '../ingest/detect-format';
 import { DocumentError, unsupportedFormat } from '../ingest/document-error';
 import { sanitiseFileName } from '../ingest/file-name';
 import { sha256Hex } from '../ingest/sha256';
 import { reviveSoon, startIngest } from '../pipeline/watchdog';
-import { fileById, fileBySha, type KnowledgeDb } from '../store/files';
+import { fileById, fileBySha, insertFile, type KnowledgeDb } from '../store/files';
 import { setProgress } from '../store/ingest';
 import { deleteOriginal, putOriginal } from '../store/originals';
 import { collectionFor } from './collection-access';
@@ -50,23 +51,20 @@ export async function upload(
   let row: FileRow;
   try {
     [row] = (await kdb.run(
-      kdb.db
-        .insert(files)
-        .values({
-          id,
-          name: sanitiseFileName(file.name, detected.format),
-          size: bytes.length,
-          sha256,
-          collectionId,
-          format: detected.format,
-          contentType: detected.contentType,
-          status: 'queued',
-          pages: 0,
-          chunks: 0,
-          uploaderId: user.id,
-          uploaderName: user.username,
-        })
-        .returning(),
+      insertFile(kdb.db, {
+        id,
+        name: sanitiseFileName(file.name, detected.format),
+        size: bytes.length,
+        sha256,
+        collectionId,
+        format: detected.format,
+        contentType: detected.contentType,
+        status: 'queued',
+        pages: 0,
+        chunks: 0,
+        uploaderId: user.id,
+        uploaderName: user.username,
+      }),
     )) as [FileRow];
   } catch (err) {
     await deleteOriginal(ctx.env.FILES, id);
