@@ -1,6 +1,6 @@
 import { chatService } from '#shared/contracts/chat';
 import { defineWorker } from '#shared/module/define-worker';
-import { DEFAULT_ERROR_TEXTS } from './answer/language';
+import { errorText } from '#shared/errors/catalogue';
 import { chatConfig } from './config';
 import { COMPLETIONS_ROUTE } from './handlers/openai';
 import { CHAT_MODULE } from './module';
@@ -30,7 +30,7 @@ const worker = defineWorker<ChatEnv, typeof chatService>({
     route === COMPLETIONS_ROUTE
       ? streamError(err)
       : {
-          content: DEFAULT_ERROR_TEXTS.en.model_failed,
+          content: errorText('model_failed', 'en'),
           request_id: requestId ?? '',
           type: 'error',
           code: 'model_failed',

@@ -56,12 +56,12 @@ export async function changePassword(
   ]);
   refuseIfThrottled(attempt);
   if (!user || !(await verifyPassword(body.old_password, user.passwordHash))) {
-    throw new AppError(400, 'wrong_password', 'The current password is wrong.');
+    throw new AppError('wrong_password');
   }
   const passwordHash = await hashPassword(body.new_password);
   await adb.run(loginSucceeded(adb, username, address, id, judgingDevice(device, user)));
   const updated = await setPassword(adb, id, passwordHash, user.passwordHash);
-  if (!updated) throw new AppError(409, 'password_changed', 'The password was changed meanwhile.');
+  if (!updated) throw new AppError('password_changed');
   const answer = await issueToken(
     updated,
     await signingKey(config.signing.privateKey),

@@ -34,7 +34,7 @@ export async function listOwn(_: unknown, ctx: AuthCall) {
 export async function remove({ id }: { id: string }, ctx: AuthCall) {
   const user = principalOf(ctx);
   const owner = user.role === 'SUPER_ADMIN' ? undefined : user.id;
-  if (!(await deleteApiKey(authDb(ctx), id, owner))) throw notFound('No such API key.');
+  if (!(await deleteApiKey(authDb(ctx), id, owner))) throw notFound('API key');
 }
 
 export async function listAll({ page, size }: { page: number; size: number }, ctx: AuthCall) {

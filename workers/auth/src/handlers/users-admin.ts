@@ -56,7 +56,7 @@ export async function resetPassword(
 ) {
   const passwordHash = await hashPassword(body.password);
   if (!(await setPassword(authDb(ctx), body.user_id, passwordHash))) {
-    throw notFound('No such user.');
+    throw notFound('user');
   }
 }
 

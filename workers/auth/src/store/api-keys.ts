@@ -51,11 +51,9 @@ export async function createApiKey(
   const [, { rows }] = await adb.batch([lock, insert]);
   const row = rows[0];
   if (!row) {
-    throw new AppError(
-      409,
-      'too_many_api_keys',
-      `A user holds at most ${MAX_API_KEYS_PER_USER} API keys: revoke one first.`,
-    );
+    throw new AppError('too_many_api_keys', {
+      detail: `A user holds at most ${MAX_API_KEYS_PER_USER} API keys: revoke one first.`,
+    });
   }
   return {
     id: row.id,

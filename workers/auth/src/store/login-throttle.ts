@@ -38,7 +38,7 @@ export function loginAttempt(
 export function refuseIfThrottled(result: { rows: { retry_after: number }[] }): void {
   const retryAfter = Number(result.rows[0]?.retry_after ?? 0);
   if (retryAfter > 0) {
-    throw new AppError(429, 'too_many_attempts', 'Too many failed attempts. Try again later.', {
+    throw new AppError('too_many_attempts', {
       headers: { 'Retry-After': String(retryAfter) },
     });
   }

@@ -27,7 +27,7 @@ export const userById = (adb: AuthDb, id: string) =>
 
 export async function requireUser(adb: AuthDb, id: string): Promise<User> {
   const [user] = await adb.run(userById(adb, id));
-  if (!user) throw notFound('No such user.');
+  if (!user) throw notFound('user');
   return user;
 }
 
@@ -39,7 +39,7 @@ export async function createUser(
   const [user] = await adb.run(
     adb.db.insert(users).values(values).onConflictDoNothing().returning(),
   );
-  if (!user) throw new AppError(409, 'username_taken', 'That username is taken.');
+  if (!user) throw new AppError('username_taken');
   return user;
 }
 
@@ -91,7 +91,7 @@ export async function endAllSessions(adb: AuthDb, id: string): Promise<User> {
       .where(eq(users.id, id))
       .returning(),
   );
-  if (!user) throw notFound('No such user.');
+  if (!user) throw notFound('user');
   return user;
 }
 
@@ -127,11 +127,11 @@ export async function changeUserGuardingLastAdmin(
     const [, [user]] = disabling
       ? await adb.batch([lock, apply, revokeUserApiKeys(adb, id), check])
       : await adb.batch([lock, apply, check]);
-    if (!user) throw notFound('No such user.');
+    if (!user) throw notFound('user');
     return change === 'delete' ? undefined : user;
   } catch (err) {
     if (sqlStateOf(err) === 'KBA01') {
-      throw new AppError(409, 'last_super_admin', 'The last super admin cannot be removed.');
+      throw new AppError('last_super_admin');
     }
     throw err;
   }

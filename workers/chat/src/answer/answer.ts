@@ -12,7 +12,8 @@ import { sseEvent, type RpcClientOf } from '#shared/service';
 import type { AnswerSettings } from '../config';
 import { citedPages } from './citations';
 import { markupNeutraliser, neutraliseEcho } from './markup';
-import { languageOf, type ErrorCode, type Language } from './language';
+import type { ChatErrorCode } from '#shared/errors/catalogue';
+import { languageOf, type Language } from './language';
 import {
   buildFilesPrompt,
   buildPrompt,
@@ -113,7 +114,7 @@ interface Prepared {
 
 class Refusal {
   constructor(
-    readonly code: ErrorCode,
+    readonly code: ChatErrorCode,
     /** Why, for the `refusal` event that follows the error message (similarity refusals). */
     readonly explained?: ReturnType<typeof explainRefusal>,
   ) {}
@@ -130,7 +131,7 @@ export async function* answer(request: AnswerRequest, deps: AnswerDeps) {
   const language = languageOf(request.prompt);
   const outcome = request.outcome;
   if (outcome) outcome.language = language;
-  const error = (code: ErrorCode): Message => {
+  const error = (code: ChatErrorCode): Message => {
     const content = deps.settings.errorTexts[language][code];
     if (outcome) {
       outcome.status = refusalCodes.has(code) ? 'refused' : 'failed';
@@ -154,7 +155,7 @@ async function* answerIn(
   language: Language,
   request: AnswerRequest,
   deps: AnswerDeps,
-  error: (code: ErrorCode) => Message,
+  error: (code: ChatErrorCode) => Message,
 ) {
   const { log, requestId, outcome } = request;
   const question = request.question ?? request.prompt;

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { ChatMode, ChatRefusal, ChatSource } from '#shared/contracts/chat';
 import type { MessageStatus } from '../db/schema';
-import type { ErrorCode, Language } from './language';
+import { REFUSAL_CODES, type ChatErrorCode } from '#shared/errors/catalogue';
+import type { Language } from './language';
 
 type Source = z.output<typeof ChatSource>;
 
@@ -13,7 +14,7 @@ type Source = z.output<typeof ChatSource>;
  */
 export interface TurnOutcome {
   status: MessageStatus;
-  code: ErrorCode | undefined;
+  code: ChatErrorCode | undefined;
   /** The model's text (not the stream's markup-neutralised copy), or the refusal/error text. */
   answer: string;
   sources: Source[];
@@ -38,8 +39,4 @@ export function startOutcome(language: Language): TurnOutcome {
 }
 
 /** Error codes that are refusals (the service declined), not failures (it could not). */
-export const refusalCodes: ReadonlySet<ErrorCode> = new Set([
-  'no_relevant_knowledge',
-  'files_unavailable',
-  'collections_unavailable',
-]);
+export const refusalCodes: ReadonlySet<ChatErrorCode> = new Set(REFUSAL_CODES);

@@ -42,7 +42,8 @@ export async function checkEmbeddings(client: OpenAI, settings: ModelSettings) {
       dimensions: result.data[0]?.embedding.length ?? 0,
     };
   } catch (err) {
-    throw new AppError(502, 'model_unavailable', 'The model endpoint is unavailable.', {
+    throw new AppError('model_unavailable', {
+      detail: 'The model endpoint is unavailable.',
       cause: err,
     });
   }

@@ -20,10 +20,6 @@ export type Piece =
     };
 
 const NO_USAGE: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
-const FAILURE_STATUS: Record<string, 502 | 503> = {
-  knowledge_unavailable: 503,
-  model_failed: 502,
-};
 
 /**
  * Reads answer()'s stream for the OpenAI protocol. The text comes from the stream's content
@@ -65,7 +61,7 @@ export async function* pieces(
       };
       return;
     case 'failed':
-      throw new AppError(FAILURE_STATUS[code] ?? 502, code, outcome.answer);
+      throw new AppError(code, { detail: outcome.answer });
     case 'incomplete':
       // The client went away: answer() stopped without an end.
       return;

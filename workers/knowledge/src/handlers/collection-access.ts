@@ -19,7 +19,7 @@ export async function collectionFor(
 ): Promise<CollectionView> {
   const kdb = knowledgeDb(ctx);
   const [found] = await kdb.run(readableCollection(kdb.db, id));
-  if (!found) throw notFound('No such collection.');
+  if (!found) throw notFound('collection');
   if (rank(found.role) < rank(min)) throw accessDenied(`needs ${min} in the collection`);
   return found;
 }
@@ -32,7 +32,7 @@ export async function requireReadable(ctx: KnowledgeCall, ids: readonly string[]
   if (!ids) return;
   const kdb = knowledgeDb(ctx);
   const found = await kdb.run(readableAmong(kdb.db, ids));
-  if (found.length < ids.length) throw notFound('No such collection.');
+  if (found.length < ids.length) throw notFound('collection');
 }
 
 /** The files the caller can read, if they are a small scope (store/search.ts SMALL_SCOPE). */

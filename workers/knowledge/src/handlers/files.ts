@@ -58,7 +58,7 @@ async function fileFor(
   const kdb = knowledgeDb(ctx);
   const [found] = await kdb.run(fileForCaller(kdb.db, id));
   if (!found || (options.collection && found.file.collectionId !== options.collection)) {
-    throw notFound('No such file.');
+    throw notFound('file');
   }
   if (options.manage && !found.manageable) throw accessDenied('may not manage this file');
   return found;
@@ -80,7 +80,7 @@ export async function download(
 ) {
   const { file: row } = await fileFor(ctx, id, { collection: collection_id });
   const original = await getOriginal(ctx.env.FILES, id);
-  if (!original) throw notFound('No such file.');
+  if (!original) throw notFound('file');
   return {
     body: original.body,
     contentType: row.contentType,
@@ -141,12 +141,12 @@ export async function move(
   const kdb = knowledgeDb(ctx);
   try {
     const [moved] = await kdb.run(moveFile(kdb.db, file.id, target.id));
-    if (!moved) throw notFound('No such file.');
+    if (!moved) throw notFound('file');
     ctx.log.info('file moved', { file_id: file.id, collection_id: target.id });
     return fileView(moved, target.name);
   } catch (err) {
     if (sqlStateOf(err) === '23505') {
-      throw new AppError(409, 'duplicate_file', 'The same file is already in that collection.');
+      throw new AppError('duplicate_file');
     }
     throw err;
   }
