@@ -7,11 +7,12 @@
 // document that takes the reader's runtime down takes nothing else with it. Ctrl-C stops
 // everything and flushes the database.
 import { spawn } from 'node:child_process';
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startLocalStack, StartupError, type LocalStack } from './stack/local-stack.ts';
+import { claimDataFolder } from './stack/data-folder-lock.ts';
 import { copyRedacted } from './stack/dev-log.ts';
 import { READER_CONFIG, SERVING_CONFIGS, wranglerEnv } from './stack/wrangler.ts';
 import { buildWeb } from './web-build.ts';
@@ -28,6 +29,12 @@ const port = parsePort(values.port ?? process.env.PORT ?? '8787');
 const host = values.host ?? process.env.HOST ?? '127.0.0.1';
 
 await ensurePortFree(host, port);
+const holder = await claimDataFolder(dataDir);
+if (holder !== undefined) {
+  fail(
+    `another local stack (process ${holder}) uses ${dataDir}. Stop it first, or give this one a folder of its own: KBCHAT_DATA_DIR=/tmp/kbchat-2 npm run dev -- --port 9000`,
+  );
+}
 // The web app's bundle (workers/gateway/public/assets/), rebuilt on every change to web/;
 // wrangler dev serves the new files at once.
 const web = await buildWeb({ watch: true }).catch((err: unknown) =>
@@ -55,8 +62,13 @@ await writeEnvFile(path.join(dataDir, 'owner.env'), {
 printBanner(stack, host, port);
 
 // Both processes register in a dev registry of this stack's own, so that two stacks on one
-// machine (tests, benchmarks) never bind to each other's workers.
+// machine (tests, benchmarks) never bind to each other's workers. It starts empty: a stack that
+// was killed (SIGKILL, a closed terminal) leaves its workers' entries behind, and knowledge
+// bound to the dead reader's address for about a minute after the restart (every upload and
+// health check 503 reader_unavailable). No other stack runs on this data folder: it is claimed
+// above.
 const registry = path.join(dataDir, 'wrangler-registry');
+await rm(registry, { recursive: true, force: true });
 // The reader first: the serving process finds it registered when it starts. It keeps no
 // state, but each runtime gets a storage folder of its own all the same.
 // KBCHAT_READER_V8_FLAGS: V8 flags for the reader's runtime only, e.g. a smaller heap

@@ -18,6 +18,8 @@ export interface DevStack {
   stop(signal?: 'SIGINT' | 'SIGTERM' | 'SIGKILL'): Promise<number | null>;
   /** The last lines it printed, for failure messages. */
   tail(): Promise<string>;
+  /** Where everything it prints is written. */
+  logFile: string;
 }
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -96,6 +98,7 @@ export async function launchDev(options: {
         dataDir: options.dataDir,
         stop,
         tail,
+        logFile,
       };
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
