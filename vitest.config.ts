@@ -131,6 +131,9 @@ function workersProject(
       include: [include].flat(),
       ...options,
       globalSetup: ['./dev/test/global-setup.ts'],
+      // One workerd and module cache for the project's files, as in unit: each file keeps its
+      // state in its own users and collections, never in the modules.
+      isolate: false,
       testTimeout: 30_000,
       hookTimeout: 60_000,
     },
