@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { docExamples } from '../docs/doc-examples.ts';
 import { mismatches } from '../docs/expected-output.ts';
 import { ShellSession } from '../docs/shell-session.ts';
-import { stack } from './helpers';
+import { adminToken, deleteFileViaApi, listFiles, stack } from './helpers';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const DOCUMENTS = ['README.md', 'docs/api.md'];
@@ -20,6 +20,10 @@ describe.each(DOCUMENTS)('the examples of %s', (file) => {
     expect(steps.length).toBeGreaterThan(0);
     const shell = new ShellSession({ cwd: root, env: { B: stack().baseUrl } });
     const failures: string[] = [];
+    // The examples upload as the admin, into the shared collection: the other files' tests see
+    // what the admin sees, and find the stack as it was, whichever order the files run in.
+    const token = await adminToken();
+    const before = new Set((await listFiles(token)).map((file) => file.id));
     try {
       for (const step of steps) {
         const { stdout, stderr, status } = await shell.run(step.command);
@@ -32,6 +36,9 @@ describe.each(DOCUMENTS)('the examples of %s', (file) => {
       }
     } finally {
       shell.close();
+      for (const file of await listFiles(token)) {
+        if (!before.has(file.id)) await deleteFileViaApi(token, file.id);
+      }
     }
     expect(failures).toEqual([]);
   });

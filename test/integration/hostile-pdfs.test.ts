@@ -22,10 +22,11 @@ import {
 } from '../helpers/hostile';
 
 // A hostile file is small; refusing it takes about a second on an idle machine (the slowest,
-// the raw 8 MiB content shared by 200 pages, 1.2 s). The bound is what catches a regression
-// to the unbounded work of before (7 s, 1 GB; minutes for 500 pages), with room for a machine
-// busy with other test runs: time spent here is CPU an attacker gets for a tiny upload.
-const BUDGET_MS = 10_000;
+// the raw 8 MiB content shared by 200 pages, 1.2 s), and up to 17 s while other test projects and
+// stacks share the 2 cores. The work each refusal may cost is checked without a clock, budget by
+// budget, in workers/knowledge/src/ingest/pdf-work-budget.test.ts; the bound here only catches a
+// return to unbounded work (minutes for 500 pages) without failing on a busy machine.
+const BUDGET_MS = 60_000;
 
 // Built at collection time so that each file is its own test, named after it.
 const corpus: HostilePdf[] = await hostilePdfs();
