@@ -6,7 +6,7 @@
 // three module workers in the other, which reaches the reader through the dev registry. A
 // document that takes the reader's runtime down takes nothing else with it. Ctrl-C stops
 // everything and flushes the database.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -17,6 +17,8 @@ import { copyRedacted } from './stack/dev-log.ts';
 import { READER_CONFIG, SERVING_CONFIGS, wranglerEnv } from './stack/wrangler.ts';
 import { buildWeb } from './web-build.ts';
 
+/** The wrangler processes started so far. */
+const children: ChildProcess[] = [];
 const root = path.resolve(import.meta.dirname, '..');
 // KBCHAT_DATA_DIR: another place for the local state (benchmarks run isolated stacks).
 const dataDir = path.resolve(process.env.KBCHAT_DATA_DIR || path.join(root, '.data'));
@@ -35,11 +37,35 @@ if (holder !== undefined) {
     `another local stack (process ${holder}) uses ${dataDir}. Stop it first, or give this one a folder of its own: KBCHAT_DATA_DIR=/tmp/kbchat-2 npm run dev -- --port 9000`,
   );
 }
+// Both processes register in a dev registry of this stack's own, so that two stacks on one
+// machine (tests, benchmarks) never bind to each other's workers. It starts empty: a stack that
+// was killed (SIGKILL, a closed terminal) leaves its workers' entries behind, and knowledge
+// bound to the dead reader's address for about a minute after the restart (every upload and
+// health check 503 reader_unavailable). No other stack runs on this data folder: it is claimed
+// above.
+const registry = path.join(dataDir, 'wrangler-registry');
+await rm(registry, { recursive: true, force: true });
+// The reader first, while the web app builds and the database opens (it needs neither): the
+// serving process finds it registered when it starts. It keeps no state, but each runtime gets
+// a storage folder of its own all the same.
+// KBCHAT_READER_V8_FLAGS: V8 flags for the reader's runtime only, e.g. a smaller heap
+// (`--max-old-space-size=16`) to rehearse a document that takes the reader down.
+const reader = startWrangler([READER_CONFIG], {
+  port: await freePort(host),
+  inspectorPort: process.env.KBCHAT_READER_INSPECTOR_PORT,
+  persistTo: path.join(dataDir, 'wrangler-reader'),
+  v8Flags: process.env.KBCHAT_READER_V8_FLAGS,
+});
+/** What is up so far: a reader that exits during start-up closes it. */
+const opened: { web?: { dispose(): Promise<void> }; stack?: LocalStack } = {};
+const readerReady = readyOrExit(reader, 'the document reader');
+
 // The web app's bundle (workers/gateway/public/assets/), rebuilt on every change to web/;
 // wrangler dev serves the new files at once.
 const web = await buildWeb({ watch: true }).catch((err: unknown) =>
   fail(`the web app does not build: ${err instanceof Error ? err.message : String(err)}`),
 );
+opened.web = web;
 let stack: LocalStack;
 try {
   stack = await startLocalStack({
@@ -48,8 +74,10 @@ try {
     keysFile: path.join(dataDir, 'auth-keys.json'),
   });
 } catch (err) {
+  await web.dispose();
   fail(err instanceof StartupError ? err.message : String(err));
 }
+opened.stack = stack;
 
 const envFile = path.join(dataDir, 'dev.env');
 await writeEnvFile(envFile, stack.workerEnv);
@@ -61,27 +89,9 @@ await writeEnvFile(path.join(dataDir, 'owner.env'), {
 });
 printBanner(stack, host, port);
 
-// Both processes register in a dev registry of this stack's own, so that two stacks on one
-// machine (tests, benchmarks) never bind to each other's workers. It starts empty: a stack that
-// was killed (SIGKILL, a closed terminal) leaves its workers' entries behind, and knowledge
-// bound to the dead reader's address for about a minute after the restart (every upload and
-// health check 503 reader_unavailable). No other stack runs on this data folder: it is claimed
-// above.
-const registry = path.join(dataDir, 'wrangler-registry');
-await rm(registry, { recursive: true, force: true });
-// The reader first: the serving process finds it registered when it starts. It keeps no
-// state, but each runtime gets a storage folder of its own all the same.
-// KBCHAT_READER_V8_FLAGS: V8 flags for the reader's runtime only, e.g. a smaller heap
-// (`--max-old-space-size=16`) to rehearse a document that takes the reader down.
-const reader = startWrangler([READER_CONFIG], {
-  port: await freePort(host),
-  inspectorPort: process.env.KBCHAT_READER_INSPECTOR_PORT,
-  persistTo: path.join(dataDir, 'wrangler-reader'),
-  v8Flags: process.env.KBCHAT_READER_V8_FLAGS,
-});
 // Started once the reader listens: its port (chosen free, then released) is taken by then, and
 // it is registered for the serving process to bind to.
-await readyOrExit(reader, 'the document reader');
+await readerReady;
 const wrangler = startWrangler(SERVING_CONFIGS, {
   port,
   inspectorPort: process.env.KBCHAT_INSPECTOR_PORT,
@@ -132,6 +142,7 @@ function startWrangler(
   );
   copyRedacted(child.stdout, process.stdout);
   copyRedacted(child.stderr, process.stderr);
+  children.push(child);
   return child;
 }
 
@@ -146,8 +157,8 @@ function readyOrExit(child: ReturnType<typeof startWrangler>, what: string): Pro
     };
     const onExit = (code: number | null) =>
       void (async () => {
-        await web.dispose();
-        await stack.close();
+        await opened.web?.dispose();
+        await opened.stack?.close();
         fail(`${what} did not start (wrangler exited with code ${code})`);
       })();
     child.stdout.on('data', onData);
@@ -243,5 +254,7 @@ function printBanner(running: LocalStack, bindHost: string, bindPort: number): v
 
 function fail(message: string): never {
   console.error(`kbchat: ${message}`);
+  // The wrangler processes do not end with ours unless told.
+  for (const child of children) if (child.exitCode === null) child.kill('SIGINT');
   process.exit(1);
 }
