@@ -1,3 +1,4 @@
+import { effect, signal } from '@preact/signals';
 import { messages, type Messages } from './messages';
 import { onLocaleChange } from './locale';
 
@@ -16,7 +17,10 @@ export const t = (select: (m: Messages) => string): Localized =>
 export const isLocalized = (value: unknown): value is Localized =>
   typeof value === 'object' && value !== null && LOCALIZED in value;
 
-/** The text now, for places that keep no node (a confirm dialog's question, a title). */
+/**
+ * The text in the current language. A component that calls it while rendering renders again
+ * after a language switch, so `{now(text)}` in JSX follows the language.
+ */
 export const now = (text: Localized) => text.select(messages());
 
 // Bound nodes are held weakly: a screen that is thrown away is collected as before, and a
@@ -54,11 +58,14 @@ export function localizeAttribute(element: Element, name: string, text: Localize
   map.set(name, text);
 }
 
-let titleText: Localized | undefined;
-/** The document's title, in the current language. */
+const title = signal<Localized | undefined>(undefined);
+effect(() => {
+  if (title.value) document.title = now(title.value);
+});
+
+/** The document's title, in the current language (now and after every switch). */
 export function localizeTitle(text: Localized): void {
-  titleText = text;
-  document.title = now(text);
+  title.value = text;
 }
 
 onLocaleChange(() => {
@@ -78,5 +85,4 @@ onLocaleChange(() => {
     }
     for (const [name, text] of map) element.setAttribute(name, text.select(m));
   }
-  if (titleText) document.title = titleText.select(m);
 });

@@ -1,7 +1,12 @@
 /**
  * Which language the app speaks: chosen once from the browser's languages, switchable, and
  * remembered in localStorage (a choice outlives the tab, unlike the session token).
+ *
+ * The language is a signal: a component that reads it while rendering (through
+ * `currentLocale()`, `messages()` or `now()`) renders again when it is switched.
  */
+import { signal } from '@preact/signals';
+
 export const LOCALES = ['zh-CN', 'en'] as const;
 export type Locale = (typeof LOCALES)[number];
 
@@ -32,10 +37,12 @@ function storedLocale(): Locale | undefined {
   }
 }
 
-let current: Locale = storedLocale() ?? detectLocale(navigator.languages ?? [navigator.language]);
+const current = signal<Locale>(
+  storedLocale() ?? detectLocale(navigator.languages ?? [navigator.language]),
+);
 const listeners = new Set<(locale: Locale) => void>();
 
-export const currentLocale = (): Locale => current;
+export const currentLocale = (): Locale => current.value;
 
 /** Switches the language of everything on screen, and remembers the choice. */
 export function setLocale(locale: Locale): void {
@@ -44,8 +51,8 @@ export function setLocale(locale: Locale): void {
   } catch {
     // Not remembered; the switch still applies to this page.
   }
-  if (locale === current) return;
-  current = locale;
+  if (locale === current.peek()) return;
+  current.value = locale;
   document.documentElement.lang = locale;
   for (const listener of listeners) listener(locale);
 }
@@ -58,5 +65,5 @@ export function onLocaleChange(listener: (locale: Locale) => void, signal?: Abor
 
 /** Puts the detected language on `<html lang>` (the shell is served without knowing it). */
 export function applyLocale(): void {
-  document.documentElement.lang = current;
+  document.documentElement.lang = current.peek();
 }
