@@ -10,7 +10,8 @@ import type {
 } from './api/services';
 import { isAbort, type AppContext } from './context';
 import { createConversationList } from './conversation-list';
-import { confirmDialog, openDialog } from './dialog';
+import { confirmDialog } from './components/confirm-dialog';
+import { renameDialog } from './chat/rename-dialog';
 import { downloadLink } from './download';
 import { h, replace, uid } from './dom';
 import { collectionName, SHARED_COLLECTION_ID } from './collection-access';
@@ -410,12 +411,12 @@ export function createChatPanel(
   async function remove(): Promise<void> {
     const open = current;
     if (!open) return;
-    const sure = await confirmDialog({
-      title: t((m) => m.conversations.deleteTitle(open.title)),
-      message: t((m) => m.conversations.deleteMessage),
-      confirm: t((m) => m.conversations.deleteConfirm),
+    const sure = await confirmDialog((m) => ({
+      title: m.conversations.deleteTitle(open.title),
+      message: m.conversations.deleteMessage,
+      confirm: m.conversations.deleteConfirm,
       danger: true,
-    });
+    }));
     if (!sure) return;
     try {
       await ctx.api.chat.DeleteConversation({ id: open.id }, { signal: ctx.signal });
@@ -950,90 +951,4 @@ function createTurn(
       end();
     },
   };
-}
-
-/** Asks for a conversation's new title and renames it; the renamed one, or undefined. */
-function renameDialog(
-  ctx: AppContext,
-  conversation: Conversation,
-): Promise<Conversation | undefined> {
-  return openDialog<Conversation | undefined>((_dialog, done) => {
-    const inputId = uid('conversation-title');
-    const input = h('input', {
-      id: inputId,
-      name: 'title',
-      autocomplete: 'off',
-      required: true,
-      maxlength: 200,
-      props: { value: conversation.title },
-    });
-    const problem = h('p', { class: 'notice error', role: 'alert', hidden: true });
-    const save = h(
-      'button',
-      { type: 'submit', class: 'button primary' },
-      t((m) => m.conversations.save),
-    );
-
-    async function submit(): Promise<void> {
-      save.disabled = true;
-      try {
-        done(
-          await ctx.api.chat.PutConversation(
-            { body: { id: conversation.id, title: input.value.trim() } },
-            { signal: ctx.signal },
-          ),
-        );
-      } catch (err) {
-        const failure = ctx.fail(err);
-        if (failure.status === 401) return done(undefined);
-        problem.hidden = false;
-        replace(
-          problem,
-          t((m) => m.conversations.notRenamed(failureText(failure, m))),
-        );
-      } finally {
-        save.disabled = false;
-      }
-    }
-
-    const form = h(
-      'form',
-      {
-        on: {
-          submit: (event) => {
-            event.preventDefault();
-            if (form.reportValidity() && input.value.trim()) void submit();
-          },
-        },
-      },
-      h(
-        'h2',
-        null,
-        t((m) => m.conversations.renameTitle),
-      ),
-      h(
-        'div',
-        { class: 'field' },
-        h(
-          'label',
-          { for: inputId },
-          t((m) => m.conversations.title),
-        ),
-        input,
-      ),
-      problem,
-      h(
-        'div',
-        { class: 'dialog-actions' },
-        h(
-          'button',
-          { type: 'button', class: 'button', on: { click: () => done(undefined) } },
-          t((m) => m.dialogs.cancel),
-        ),
-        save,
-      ),
-    );
-    queueMicrotask(() => input.select());
-    return [form];
-  }, undefined);
 }

@@ -2,7 +2,7 @@ import type { Collection, CollectionMember } from './api/services';
 import { collectionName, mayManageMembers } from './collection-access';
 import type { CollectionStore } from './collection-store';
 import type { AppContext } from './context';
-import { confirmDialog } from './dialog';
+import { confirmDialog } from './components/confirm-dialog';
 import { h, replace, uid } from './dom';
 import { t, type Localized } from './i18n/bind';
 import { failureText } from './i18n/failure';
@@ -474,12 +474,12 @@ export function createCollectionPage(
 
   async function removeMember(collection: Collection, member: CollectionMember): Promise<void> {
     const name = member.username;
-    const sure = await confirmDialog({
-      title: t((m) => m.collections.removeTitle(name)),
-      message: t((m) => m.collections.removeMessage),
-      confirm: t((m) => m.collections.remove),
+    const sure = await confirmDialog((m) => ({
+      title: m.collections.removeTitle(name),
+      message: m.collections.removeMessage,
+      confirm: m.collections.remove,
       danger: true,
-    });
+    }));
     if (!sure) return;
     await change(
       t((m) => m.collections.removed(name)),
@@ -500,12 +500,12 @@ export function createCollectionPage(
         class: 'button danger-outline',
         on: {
           click: async () => {
-            const sure = await confirmDialog({
-              title: t((m) => m.collections.leaveTitle(name)),
-              message: t((m) => m.collections.leaveMessage),
-              confirm: t((m) => m.collections.leaveConfirm),
+            const sure = await confirmDialog((m) => ({
+              title: m.collections.leaveTitle(name),
+              message: m.collections.leaveMessage,
+              confirm: m.collections.leaveConfirm,
               danger: true,
-            });
+            }));
             if (!sure) return;
             await leaveFor(
               t((m) => m.collections.left(name)),
@@ -532,12 +532,12 @@ export function createCollectionPage(
         class: 'button danger',
         on: {
           click: async () => {
-            const sure = await confirmDialog({
-              title: t((m) => m.collections.deleteTitle(name)),
-              message: t((m) => m.collections.deleteMessage(files)),
-              confirm: t((m) => m.collections.deleteCollection),
+            const sure = await confirmDialog((m) => ({
+              title: m.collections.deleteTitle(name),
+              message: m.collections.deleteMessage(files),
+              confirm: m.collections.deleteCollection,
               danger: true,
-            });
+            }));
             if (!sure) return;
             await leaveFor(
               t((m) => m.collections.deleted(name)),

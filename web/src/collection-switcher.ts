@@ -4,7 +4,7 @@ import type { AppContext } from './context';
 import { h, replace, uid } from './dom';
 import { t, type Localized } from './i18n/bind';
 import { failureText } from './i18n/failure';
-import { newCollectionDialog } from './new-collection-dialog';
+import { newCollectionDialog } from './files/new-collection-dialog';
 
 /**
  * Which collection the files panel (and the chat) works on: a list of the user's collections,

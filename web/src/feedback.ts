@@ -1,6 +1,6 @@
 import type { Feedback, FeedbackRating } from './api/services';
 import type { AppContext } from './context';
-import { openDialog } from './dialog';
+import { commentDialog } from './chat/comment-dialog';
 import { h, replace, uid } from './dom';
 import { t, type Localized } from './i18n/bind';
 import { failureText } from './i18n/failure';
@@ -74,7 +74,7 @@ export function createFeedback(
     let note: string | undefined;
     if (feedback?.rating === rating) next = null;
     else if (rating === 'unhelpful') {
-      const asked = await askComment();
+      const asked = await commentDialog();
       if (asked === undefined) return;
       note = asked || undefined;
     }
@@ -109,71 +109,4 @@ export function createFeedback(
   }
 
   return element;
-}
-
-/** The comment for a "not helpful" mark: '' for none, undefined when cancelled. */
-function askComment(): Promise<string | undefined> {
-  return openDialog<string | undefined>((_dialog, done) => {
-    const inputId = uid('feedback-comment');
-    const hintId = uid('feedback-hint');
-    const input = h('textarea', {
-      id: inputId,
-      name: 'comment',
-      rows: 3,
-      maxlength: 2000,
-      'aria-describedby': hintId,
-    });
-    const form = h(
-      'form',
-      {
-        on: {
-          submit: (event) => {
-            event.preventDefault();
-            done(input.value.trim());
-          },
-        },
-      },
-      h(
-        'h2',
-        null,
-        t((m) => m.conversations.unhelpfulTitle),
-      ),
-      h(
-        'p',
-        { class: 'notice info' },
-        t((m) => m.conversations.unhelpfulShared),
-      ),
-      h(
-        'div',
-        { class: 'field' },
-        h(
-          'label',
-          { for: inputId },
-          t((m) => m.conversations.comment),
-        ),
-        input,
-        h(
-          'p',
-          { class: 'hint', id: hintId },
-          t((m) => m.conversations.commentHint),
-        ),
-      ),
-      h(
-        'div',
-        { class: 'dialog-actions' },
-        h(
-          'button',
-          { type: 'button', class: 'button', on: { click: () => done(undefined) } },
-          t((m) => m.dialogs.cancel),
-        ),
-        h(
-          'button',
-          { type: 'submit', class: 'button primary' },
-          t((m) => m.conversations.sendFeedback),
-        ),
-      ),
-    );
-    queueMicrotask(() => input.focus());
-    return [form];
-  }, undefined);
 }

@@ -2,13 +2,13 @@ import type { KnowledgeFile } from './api/services';
 import { collectionName, mayManageFile } from './collection-access';
 import type { CollectionStore } from './collection-store';
 import type { AppContext } from './context';
-import { confirmDialog } from './dialog';
+import { confirmDialog } from './components/confirm-dialog';
 import { createFileRow, type FileRow } from './file-row';
 import { isInProgress } from './file-status';
 import { t, type Localized } from './i18n/bind';
 import { failureText } from './i18n/failure';
 import type { KnowledgeStore } from './knowledge-store';
-import { moveFileDialog } from './move-file-dialog';
+import { moveFileDialog } from './files/move-file-dialog';
 
 export interface FileList {
   readonly element: HTMLUListElement;
@@ -83,14 +83,14 @@ export function createFileList(
     // Asked about the file as it is now: it may have become ready since the row was drawn.
     const current = store.fileById(file.id) ?? file;
     const processing = isInProgress(current);
-    const sure = await confirmDialog({
-      title: t((m) => (processing ? m.files.deleteProcessingTitle : m.files.deleteTitle)),
-      message: t((m) =>
-        processing ? m.files.deleteProcessingMessage(file.name) : m.files.deleteMessage(file.name),
-      ),
-      confirm: t((m) => m.files.delete),
+    const sure = await confirmDialog((m) => ({
+      title: processing ? m.files.deleteProcessingTitle : m.files.deleteTitle,
+      message: processing
+        ? m.files.deleteProcessingMessage(file.name)
+        : m.files.deleteMessage(file.name),
+      confirm: m.files.delete,
       danger: true,
-    });
+    }));
     if (!sure) return;
     hooks.complain(undefined);
     button.disabled = true;

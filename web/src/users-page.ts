@@ -1,6 +1,7 @@
 import type { ManagedUser } from './api/services';
 import type { AppContext } from './context';
-import { confirmDialog, passwordDialog } from './dialog';
+import { confirmDialog } from './components/confirm-dialog';
+import { passwordDialog } from './users/password-dialog';
 import { h, replace, uid } from './dom';
 import { t, type Localized } from './i18n/bind';
 import { failureText } from './i18n/failure';
@@ -407,10 +408,7 @@ export function createUsersPage(ctx: AppContext): HTMLElement {
             t((m) => m.users.resetPassword),
             t((m) => m.users.resetPasswordNamed(name)),
             async () => {
-              const password = await passwordDialog({
-                title: t((m) => m.users.newPasswordFor(name)),
-                message: t((m) => m.users.newPasswordMessage),
-              });
+              const password = await passwordDialog(name);
               if (password === undefined) return;
               await change(
                 t((m) => m.users.passwordReset(name)),
@@ -426,12 +424,12 @@ export function createUsersPage(ctx: AppContext): HTMLElement {
             t((m) => m.users.delete),
             t((m) => m.users.deleteNamed(name)),
             async () => {
-              const sure = await confirmDialog({
-                title: t((m) => m.users.deleteTitle(name)),
-                message: t((m) => m.users.deleteMessage),
-                confirm: t((m) => m.users.deleteConfirm),
+              const sure = await confirmDialog((m) => ({
+                title: m.users.deleteTitle(name),
+                message: m.users.deleteMessage,
+                confirm: m.users.deleteConfirm,
                 danger: true,
-              });
+              }));
               if (!sure) return;
               await change(
                 t((m) => m.users.deleted(name)),

@@ -6,6 +6,7 @@ import { dialogs } from './catalogue/dialogs';
 import { errors } from './catalogue/errors';
 import { files } from './catalogue/files';
 import { login } from './catalogue/login';
+import { pager } from './catalogue/pager';
 import { users } from './catalogue/users';
 import { currentLocale, type Locale } from './locale';
 
@@ -13,7 +14,18 @@ import { currentLocale, type Locale } from './locale';
  * Every screen's strings. A new screen adds its file under ./catalogue/ (both languages side
  * by side, see ./define.ts) and one line here.
  */
-const catalogue = { app, chat, collections, conversations, dialogs, errors, files, login, users };
+const catalogue = {
+  app,
+  chat,
+  collections,
+  conversations,
+  dialogs,
+  errors,
+  files,
+  login,
+  pager,
+  users,
+};
 
 type Catalogue = typeof catalogue;
 export type Messages = { [Screen in keyof Catalogue]: Catalogue[Screen][Locale] };
