@@ -1,4 +1,5 @@
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { moduleWorkers, type TestStack } from './dev/test/workers.ts';
 
@@ -80,6 +81,17 @@ export default defineConfig({
         // Testing Library's role queries are written against. jsdom has no
         // `<dialog>.showModal()`: web/src/testing/setup.ts adds the part the app uses.
         oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+        resolve: {
+          alias: [
+            {
+              find: /^cloudflare:workers$/,
+              replacement: path.resolve(
+                import.meta.dirname,
+                'web/src/testing/workers-only-stub.ts',
+              ),
+            },
+          ],
+        },
         test: {
           name: 'web',
           environment: 'jsdom',

@@ -82,7 +82,7 @@ function options(minify: boolean): esbuild.BuildOptions {
   return {
     absWorkingDir: root,
     entryPoints: [
-      { in: 'web/src/main.ts', out: 'app' },
+      { in: 'web/src/main.tsx', out: 'app' },
       { in: 'web/src/styles.css', out: 'app' },
       { in: 'web/api-docs/start.ts', out: 'api-docs' },
     ],

@@ -12,6 +12,7 @@ import { isAbort, type AppContext } from './context';
 import { createConversationList } from './conversation-list';
 import { confirmDialog } from './components/confirm-dialog';
 import { renameDialog } from './chat/rename-dialog';
+import { asStreamed } from './chat/stored-answer';
 import { downloadLink } from './download';
 import { h, replace, uid } from './dom';
 import { collectionName, SHARED_COLLECTION_ID } from './collection-access';
@@ -23,7 +24,8 @@ import { codedText, failureMessage, failureText } from './i18n/failure';
 import { formatList } from './i18n/format';
 import type { Messages } from './i18n/messages';
 import type { KnowledgeStore } from './knowledge-store';
-import { createMarkdownView } from './render-markdown';
+import { onLocaleChange } from './i18n/locale';
+import { createMarkdownView } from './markdown/markdown-view';
 
 interface Streaming {
   controller: AbortController;
@@ -640,13 +642,6 @@ interface Turn {
   restore(message: ConversationMessage): void;
 }
 
-/**
- * A stored answer as the stream showed it: the service stores the model's own text, and
- * neutralises tag openers only in what it streams (workers/chat/src/markup.ts); Markdown is
- * sanitised either way, but the text reads the same.
- */
-const asStreamed = (text: string) => text.replace(/<(?=[A-Za-z/!?])/g, '＜');
-
 /** Where a source was found: its section's headings when it has them (formats without pages). */
 const sourceMeta = (source: ChatSource, m: Messages) =>
   source.section
@@ -685,6 +680,7 @@ function createTurn(
   );
   const markdown = h('div', { class: 'markdown' });
   const view = createMarkdownView(markdown);
+  onLocaleChange(() => view.relabel(), ctx.signal);
   const notice = h('div', { class: 'answer-notice', hidden: true });
   const mode = h('p', { class: 'answer-mode', hidden: true });
   const sourceList = h('ol', { class: 'source-list' });

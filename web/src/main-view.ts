@@ -1,6 +1,7 @@
 import type { Api, Failure, User } from './api/services';
 import { createChatPanel } from './chat-panel';
-import { createCollectionPage } from './collection-page';
+import { createElement } from 'preact';
+import { CollectionPage } from './collection/collection-page';
 import { createCollectionStore } from './collection-store';
 import type { AppContext } from './context';
 import { h, replace } from './dom';
@@ -9,12 +10,11 @@ import { localizeTitle, t } from './i18n/bind';
 import { formatInteger } from './i18n/format';
 import { createKnowledgeStore } from './knowledge-store';
 import { createLanguageSwitch } from './language-switch';
-import { createUnhelpfulPage } from './unhelpful-page';
-import { createUsersPage } from './users-page';
+import { UnhelpfulPage } from './review/unhelpful-page';
+import { mountPage, unmountPage } from './page-bridge';
+import { UsersPage } from './users/users-page';
 
 export interface MainView {
-  element: HTMLElement;
-  me: User;
   show(): void;
   hide(): void;
   destroy(): void;
@@ -38,6 +38,7 @@ const sameRoute = (a: Route | undefined, b: Route) => JSON.stringify(a) === JSON
  * page, by URL hash.
  */
 export function createMainView(
+  element: HTMLElement,
   api: Api,
   me: User,
   hooks: { fail(err: unknown): Failure; logout(): void },
@@ -159,9 +160,7 @@ export function createMainView(
   });
 
   const outlet = h('main', { class: 'outlet', id: 'main' });
-  const element = h(
-    'div',
-    { class: 'app' },
+  element.append(
     h(
       'a',
       { class: 'skip-link', href: '#main', on: { click: skipToMain } },
@@ -193,21 +192,23 @@ export function createMainView(
       unhelpfulLink.toggleAttribute('aria-current', next.page === 'unhelpful');
       if (next.page === 'unhelpful') unhelpfulLink.setAttribute('aria-current', 'page');
     }
+    // A page component leaves the outlet before anything else is shown there.
+    unmountPage(outlet);
     if (next.page === 'unhelpful') {
-      const page = createUnhelpfulPage(ctx);
-      replace(outlet, page);
+      replace(outlet);
+      mountPage(outlet, ctx, createElement(UnhelpfulPage, null));
       localizeTitle(t((m) => m.app.title(m.conversations.reviewTitle)));
-      page.querySelector<HTMLElement>('h1')?.focus();
+      outlet.querySelector<HTMLElement>('h1')?.focus();
     } else if (next.page === 'users') {
-      const page = createUsersPage(ctx);
-      replace(outlet, page);
+      replace(outlet);
+      mountPage(outlet, ctx, createElement(UsersPage, null));
       localizeTitle(t((m) => m.app.title(m.users.title)));
-      page.querySelector<HTMLElement>('h1')?.focus();
+      outlet.querySelector<HTMLElement>('h1')?.focus();
     } else if (next.page === 'collection') {
-      const page = createCollectionPage(ctx, collections, next.id);
-      replace(outlet, page);
+      replace(outlet);
+      mountPage(outlet, ctx, createElement(CollectionPage, { id: next.id, collections }));
       localizeTitle(t((m) => m.app.title(m.collections.title)));
-      page.querySelector<HTMLElement>('h1')?.focus();
+      outlet.querySelector<HTMLElement>('h1')?.focus();
     } else {
       // Back from a members page: names, roles and memberships may have changed there.
       if (changed && from) void collections.refresh();
@@ -222,8 +223,6 @@ export function createMainView(
   window.addEventListener('hashchange', navigate, { signal: teardown.signal });
 
   return {
-    element,
-    me,
     show() {
       element.hidden = false;
       route = undefined;
@@ -237,7 +236,7 @@ export function createMainView(
     },
     destroy() {
       teardown.abort();
-      element.remove();
+      unmountPage(outlet);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/preact';
+import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { t } from '../i18n/bind';
 import { setLocale } from '../i18n/locale';
@@ -6,6 +6,7 @@ import { confirmDialog } from './confirm-dialog';
 import { Field } from './field';
 import { FormDialog } from './form-dialog';
 import { Dialog, DialogActions, openDialog } from './dialog';
+import { Page } from './page';
 
 /** A button on the page that had the focus before the dialog opened. */
 function focusedOpener(): HTMLButtonElement {
@@ -63,6 +64,17 @@ describe('a dialog', () => {
     }));
     fireEvent.click(screen.getByRole('button', { name: 'Delete user' }));
     expect(await yes).toBe(true);
+  });
+
+  it('is named by its own title over a page whose heading is named the same way', () => {
+    render(
+      <Page class="users-page" heading="Users">
+        {null}
+      </Page>,
+    );
+    void confirmDialog(() => ({ title: 'Delete casey?', message: '', confirm: 'OK' }));
+    expect(screen.getByRole('dialog', { name: 'Delete casey?' })).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Users' })).toBeTruthy();
   });
 
   it('follows a language switch while it is open', async () => {

@@ -1,5 +1,6 @@
 import { createContext, render, type ComponentChildren, type VNode } from 'preact';
-import { useContext, useId, useLayoutEffect, useRef } from 'preact/hooks';
+import { useContext, useLayoutEffect, useRef } from 'preact/hooks';
+import { useUniqueId } from './unique-id';
 
 /** What the dialog being shown is told by {@link openDialog}: that it was closed. */
 const DialogHost = createContext<{ closed(): void }>({ closed() {} });
@@ -16,7 +17,7 @@ export function Dialog({
   children: ComponentChildren;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
+  const titleId = useUniqueId('dialog-title');
   const host = useContext(DialogHost);
   useLayoutEffect(() => ref.current?.showModal(), []);
   return (

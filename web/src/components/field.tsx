@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useId } from 'preact/hooks';
+import { useUniqueId } from './unique-id';
 
 export interface FieldProps {
   label: ComponentChildren;
@@ -13,7 +13,7 @@ export interface FieldProps {
 
 /** A labelled form control: the label, the control, and the hint under it. */
 export function Field(props: FieldProps) {
-  const id = useId();
+  const id = useUniqueId('field');
   const hintId = props.hint === undefined ? undefined : `${id}-hint`;
   return (
     <div class={props.class ? `field ${props.class}` : 'field'}>

@@ -1,8 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { useSignal } from '@preact/signals';
-import { useId } from 'preact/hooks';
 import { now, type Localized } from '../i18n/bind';
 import { Notice, StatusRegion, say, type Said } from './notice';
+import { useUniqueId } from './unique-id';
 
 /**
  * A page of its own (`#/users`, `#/collection/…`): a section named by its heading. The heading
@@ -13,7 +13,7 @@ export function Page(props: {
   heading: ComponentChildren;
   children: ComponentChildren;
 }) {
-  const titleId = useId();
+  const titleId = useUniqueId('page-title');
   return (
     <section class={`page ${props.class}`} aria-labelledby={titleId}>
       <h1 id={titleId} tabIndex={-1}>

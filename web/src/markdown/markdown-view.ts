@@ -7,11 +7,9 @@
  * renders and sanitises only the blocks that changed (the costly part), usually the last one.
  */
 import type { Token } from 'marked';
-import { h } from './dom';
-import { t } from './i18n/bind';
-import { messages } from './i18n/messages';
-import { blockHtml, createMarkdown, lexBlocks } from './markdown/markdown-html';
-import { sanitizedFragment } from './markdown/trusted-html';
+import { messages } from '../i18n/messages';
+import { blockHtml, createMarkdown, lexBlocks } from './markdown-html';
+import { sanitizedFragment } from './trusted-html';
 
 const markdown = createMarkdown(() => ({
   done: messages().chat.taskDone,
@@ -26,6 +24,8 @@ interface Shown {
 export interface MarkdownView {
   /** Shows `source`, re-rendering only the blocks that differ from what is shown. */
   update(source: string): void;
+  /** Names what the answer holds (wide tables, task boxes) again, in the current language. */
+  relabel(): void;
 }
 
 export function createMarkdownView(container: ParentNode): MarkdownView {
@@ -51,7 +51,7 @@ export function createMarkdownView(container: ParentNode): MarkdownView {
       for (const stale of shown.slice(kept)) for (const node of stale.nodes) node.remove();
       const fresh = tokens.slice(kept).map((token: Token): Shown => {
         const fragment = sanitizedFragment(blockHtml(markdown, token, links));
-        fragment.querySelectorAll('table').forEach(scrollable);
+        fragment.querySelectorAll('table').forEach((table) => scrollable(table));
         return { raw: token.raw, nodes: [...fragment.childNodes] };
       });
       container.append(...fresh.flatMap((block) => block.nodes));
@@ -62,6 +62,13 @@ export function createMarkdownView(container: ParentNode): MarkdownView {
         detail: { chars: source.length, blocks: tokens.length, rendered: fresh.length },
       });
     },
+    relabel() {
+      const m = messages();
+      for (const box of container.querySelectorAll('.table-scroll'))
+        box.setAttribute('aria-label', m.chat.table);
+      for (const task of container.querySelectorAll<HTMLInputElement>('input[type="checkbox"]'))
+        task.setAttribute('aria-label', task.checked ? m.chat.taskDone : m.chat.taskOpen);
+    },
   };
 }
 
@@ -70,12 +77,11 @@ export function createMarkdownView(container: ParentNode): MarkdownView {
  * take the focus, so the keyboard can scroll it too.
  */
 function scrollable(table: HTMLTableElement): void {
-  const box = h('div', {
-    class: 'table-scroll',
-    role: 'region',
-    tabindex: 0,
-    'aria-label': t((m) => m.chat.table),
-  });
+  const box = document.createElement('div');
+  box.className = 'table-scroll';
+  box.setAttribute('role', 'region');
+  box.tabIndex = 0;
+  box.setAttribute('aria-label', messages().chat.table);
   table.replaceWith(box);
   box.append(table);
 }

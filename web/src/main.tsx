@@ -1,8 +1,9 @@
 import './zod-setup';
-import { startApp } from './app';
+import { render } from 'preact';
+import { App } from './app';
 import { applyLocale } from './i18n/locale';
 
 applyLocale();
 
 const root = document.getElementById('app');
-if (root) startApp(root);
+if (root) render(<App />, root);
