@@ -10,6 +10,11 @@ import tseslint from 'typescript-eslint';
 //   own statements loaded by bench/nearest-chunks-query.ts): it imports dev/ and shared/,
 //   never a test, the web app or a worker's module directly.
 const noWorkers = { group: ['**/workers/**'], message: 'shared/ must not depend on a worker.' };
+// Code outside shared/ reaches it through the package's import alias, never by climbing.
+const viaAlias = {
+  regex: '^(\\.\\./)+shared(/|$)',
+  message: 'Import shared code as #shared/… (package.json "imports").',
+};
 const noDevTooling = { group: ['**/dev/**'], message: 'Worker code must not import dev tooling.' };
 const otherWorker = (self) => ({
   group: ['auth', 'knowledge', 'chat', 'gateway']
@@ -54,10 +59,16 @@ export default tseslint.config(
           patterns: [
             { group: ['**/workers/**'], message: 'Benchmarks measure workers as they run.' },
             { group: ['**/test/**', '**/web/**'], message: 'Benchmarks import dev/ and shared/.' },
+            viaAlias,
           ],
         },
       ],
     },
+  },
+  {
+    files: ['dev/**/*.ts', 'test/**/*.ts'],
+    ignores: ['test/env.d.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [viaAlias] }] },
   },
   {
     files: ['shared/**/*.ts'],
@@ -67,12 +78,15 @@ export default tseslint.config(
     files: [`workers/${worker}/**/*.{ts,tsx}`],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [otherWorker(worker), noDevTooling] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [otherWorker(worker), noDevTooling, viaAlias] },
+      ],
     },
   })),
   // Tests may build their inputs with the dev fixtures (generated PDFs).
   ...['auth', 'knowledge', 'chat', 'gateway'].map((worker) => ({
     files: [`workers/${worker}/**/*.test.ts`],
-    rules: { 'no-restricted-imports': ['error', { patterns: [otherWorker(worker)] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [otherWorker(worker), viaAlias] }] },
   })),
 );

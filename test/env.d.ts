@@ -1,3 +1,6 @@
+// Relative imports, not #shared/…: this declaration file is part of the Node tooling's
+// TypeScript program too (dev/tsconfig.json, NodeNext), which would then type-check the
+// contracts under Node's rules.
 import type { TestStack } from './stack';
 import type gateway from '../workers/gateway/src/index';
 import type { authService } from '../shared/contracts/auth';

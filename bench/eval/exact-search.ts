@@ -6,7 +6,7 @@ import path from 'node:path';
 import { neonConfig } from '@neondatabase/serverless';
 import { sql } from 'drizzle-orm';
 import ws from 'ws';
-import { openPool, type DatabaseSettings } from '../../shared/db/database.ts';
+import { openPool, type DatabaseSettings } from '#shared/db/database';
 import { loadNearestChunksQuery } from '../nearest-chunks-query.ts';
 import type { Neighbour } from './hnsw-recall.ts';
 

@@ -7,7 +7,7 @@ import type { BatchItem } from 'drizzle-orm/batch';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
-import { httpDatabase, type DatabaseSettings } from '../../shared/db/database.ts';
+import { httpDatabase, type DatabaseSettings } from '#shared/db/database';
 import { loadKnowledgeStore, type SearchMode } from '../nearest-chunks-query.ts';
 
 export interface SessionClaim {

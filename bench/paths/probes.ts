@@ -4,7 +4,7 @@
 // path (Neon driver).
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import type { DatabaseSettings } from '../../shared/db/database.ts';
+import type { DatabaseSettings } from '#shared/db/database';
 import { stats, type Stats } from '../stats.ts';
 import { workerSql } from './database-floors.ts';
 import { interleaved } from './interleaved.ts';

@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type pg from 'pg';
-import type { DatabaseSettings } from '../../shared/db/database.ts';
+import type { DatabaseSettings } from '#shared/db/database';
 import { stats, type Stats } from '../stats.ts';
 import {
   runStatement,

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { redactText } from '../../shared/log/logger.ts';
+import { redactText } from '#shared/log/logger';
 
 /**
  * Copies a process's output to ours line by line with every credential taken out: the local

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { neonConfig } from '@neondatabase/serverless';
 import { migrate } from 'drizzle-orm/neon-serverless/migrator';
 import ws from 'ws';
-import { openPool, type DatabaseSettings } from '../../shared/db/database.ts';
+import { openPool, type DatabaseSettings } from '#shared/db/database';
 import { backfillSearchTerms } from '../../workers/knowledge/src/db/backfill-search-terms.ts';
 
 const MIGRATIONS = path.resolve(import.meta.dirname, '../../migrations');

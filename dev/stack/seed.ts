@@ -1,6 +1,6 @@
 import { neonConfig } from '@neondatabase/serverless';
 import ws from 'ws';
-import { openPool, type DatabaseSettings } from '../../shared/db/database.ts';
+import { openPool, type DatabaseSettings } from '#shared/db/database';
 import { seedFirstSuperAdmin, type AdminCredentials } from '../../workers/auth/src/db/seed.ts';
 
 /** Local defaults for the first super admin; documented in the README, local only. */

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { accessDenied, unauthorised, type AccessRequest, type Authorize } from '../service';
 import type { TokenVerification } from '../config/token-config';
-import { AppError, apiKeyRequired, loginRequired } from '../errors/app-error';
+import { AppError } from '../errors/app-error';
 import { apiKeyHash, isApiKey } from './api-key';
 import { importVerificationKeys, type VerificationKey } from './keys';
 import { GUEST, roleOf, type Principal } from './roles';
@@ -80,7 +80,7 @@ export function createAuthorize<Bindings>(
     }
     if (access.credential && user.credential !== access.credential) {
       await user.session?.ensure();
-      throw access.credential === 'login' ? loginRequired() : apiKeyRequired();
+      throw new AppError(access.credential === 'login' ? 'login_required' : 'api_key_required');
     }
     return user;
   };
@@ -162,11 +162,9 @@ function verificationKeys(jwks: string): Promise<VerificationKey[]> {
   let keys = keyCache.get(jwks);
   if (!keys) {
     keys = importVerificationKeys(jwks).catch((err: unknown) => {
-      throw new AppError(
-        503,
-        'configuration_invalid',
-        `Configuration invalid: AUTH_PUBLIC_KEYS: ${(err as Error).message}`,
-      );
+      throw new AppError('configuration_invalid', {
+        detail: `Configuration invalid: AUTH_PUBLIC_KEYS: ${(err as Error).message}`,
+      });
     });
     keyCache.set(jwks, keys);
     keys.catch(() => keyCache.delete(jwks));

@@ -58,7 +58,7 @@ function describeIssues(issues: z.core.$ZodIssue[]): string[] {
 export class ConfigError extends AppError {
   constructor(issues: z.core.$ZodIssue[]) {
     const problems = describeIssues(issues).join('; ');
-    super(503, 'configuration_invalid', `Configuration invalid: ${problems}`);
+    super('configuration_invalid', { detail: `Configuration invalid: ${problems}` });
     this.name = 'ConfigError';
   }
 }

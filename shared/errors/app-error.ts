@@ -1,4 +1,5 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { ERRORS, errorDetail, type ErrorCode } from './catalogue';
 
 /** One field that failed validation, as reported to the client. */
 export interface FieldIssue {
@@ -6,58 +7,54 @@ export interface FieldIssue {
   message: string;
 }
 
+export interface AppErrorOptions {
+  /** The wire's English detail when it should say more than the catalogue (a limit, a name). */
+  detail?: string;
+  /** For the log only, never the wire. */
+  cause?: unknown;
+  errors?: FieldIssue[];
+  headers?: Record<string, string>;
+}
+
 /**
- * The one error type the service throws on purpose. `code` is stable and machine-readable;
- * `message` is safe to show to the client. `cause` is for the log only, never the wire.
+ * The one error type the service throws on purpose, by a `code` of the catalogue (./catalogue),
+ * which fixes its status and its words. `message` is the problem's `detail`, safe to show.
  */
 export class AppError extends Error {
   readonly status: ContentfulStatusCode;
+  /** A catalogue code; a {@link AppError.foreign} failure's may be outside it. */
   readonly code: string;
   readonly errors: FieldIssue[] | undefined;
   readonly headers: Record<string, string> | undefined;
 
-  constructor(
-    status: ContentfulStatusCode,
-    code: string,
-    message: string,
-    options: { cause?: unknown; errors?: FieldIssue[]; headers?: Record<string, string> } = {},
-  ) {
-    super(message, { cause: options.cause });
+  constructor(code: ErrorCode, options: AppErrorOptions = {}) {
+    super(options.detail ?? errorDetail(code), { cause: options.cause });
     this.name = 'AppError';
-    this.status = status;
+    this.status = ERRORS[code].status;
     this.code = code;
     this.errors = options.errors;
     this.headers = options.headers;
   }
+
+  /**
+   * A failure this code did not throw, kept as it came: another module's answer (over HTTP or
+   * RPC; a module deployed later may know codes this one does not) or the framework's own.
+   */
+  static foreign(
+    status: ContentfulStatusCode,
+    code: string,
+    detail: string,
+    options: Omit<AppErrorOptions, 'detail'> = {},
+  ): AppError {
+    const error = new AppError('internal_error', { ...options, detail });
+    return Object.assign(error, { status, code });
+  }
 }
 
-export const badRequest = (message: string, errors?: FieldIssue[]) =>
-  new AppError(400, 'bad_request', message, { errors });
+/** What a 404 says was not there; another user's row is "not there" too (row-level security). */
+export type Missing =
+  'user' | 'API key' | 'file' | 'collection' | 'member' | 'conversation' | 'message';
 
-export const notFound = (message = 'Not found') => new AppError(404, 'not_found', message);
-
-export const serviceUnavailable = (code: string, message: string, cause?: unknown) =>
-  new AppError(503, code, message, { cause });
-
-/** Codes of the refusals of a route that takes one kind of credential only (`@credential`). */
-export const LOGIN_REQUIRED = 'login_required';
-export const API_KEY_REQUIRED = 'api_key_required';
-
-/**
- * An API key on a route that takes a login token only: administering identity (users, roles,
- * passwords, sessions, keys) needs someone who knows the password, never a long-lived key.
- */
-export const loginRequired = () =>
-  new AppError(
-    403,
-    LOGIN_REQUIRED,
-    'An API key cannot do this: log in (POST /moduleauth/login) and use the login token.',
-  );
-
-/** A login token on a route that takes an API key only (the OpenAI-compatible routes). */
-export const apiKeyRequired = () =>
-  new AppError(
-    403,
-    API_KEY_REQUIRED,
-    'This takes an API key (Authorization: Bearer kbc_…), not a login token: create one with POST /moduleauth/api_key.',
-  );
+/** The one way to say that something is not there. */
+export const notFound = (what: Missing) =>
+  new AppError('not_found', { detail: `No such ${what}.` });

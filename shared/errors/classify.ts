@@ -9,11 +9,12 @@ import { AppError } from './app-error';
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (isDatabaseUnavailable(err)) {
-    return new AppError(503, 'database_unavailable', 'The database is unavailable.', {
+    return new AppError('database_unavailable', {
+      detail: 'The database is unavailable.',
       cause: err,
     });
   }
-  return new AppError(500, 'internal_error', 'Internal server error.', { cause: err });
+  return new AppError('internal_error', { cause: err });
 }
 
 /**

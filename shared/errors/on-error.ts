@@ -1,6 +1,7 @@
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { AppError } from './app-error';
 import { describeError, toAppError } from './classify';
 import { problemResponse } from './problem';
 
@@ -11,18 +12,21 @@ import { problemResponse } from './problem';
 export const onError: ErrorHandler = (err, c) => {
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;
-    return problemResponse(c, status, `http_${status}`, err.message || 'Request failed');
+    return problemResponse(
+      c,
+      AppError.foreign(status, `http_${status}`, err.message || 'Request failed'),
+    );
   }
   const known = toAppError(err);
   logFailure(c, known.status, known.code, err);
-  return problemResponse(c, known.status, known.code, known.message, {
-    errors: known.errors,
-    headers: known.headers,
-  });
+  return problemResponse(c, known);
 };
 
 export const onNotFound: NotFoundHandler = (c) =>
-  problemResponse(c, 404, 'not_found', `No route for ${c.req.method} ${c.req.path}`);
+  problemResponse(
+    c,
+    new AppError('not_found', { detail: `No route for ${c.req.method} ${c.req.path}` }),
+  );
 
 function logFailure(c: Context, status: number, code: string, err: unknown): void {
   const log = c.get('log');

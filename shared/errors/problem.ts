@@ -1,6 +1,5 @@
 import type { Context } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { FieldIssue } from './app-error';
+import type { AppError, FieldIssue } from './app-error';
 import { openAiError, type OpenAiError } from './openai-error';
 
 declare module 'hono' {
@@ -46,13 +45,13 @@ const TITLES: Record<number, string> = {
   504: 'Gateway Timeout',
 };
 
+/** The one problem response of an error; `headers` add to the error's own. */
 export function problemResponse(
   c: Context,
-  status: ContentfulStatusCode,
-  code: string,
-  detail: string,
-  extra: { errors?: FieldIssue[]; headers?: Record<string, string> } = {},
+  error: AppError,
+  headers: Record<string, string> = {},
 ): Response {
+  const { status, code, message: detail, errors } = error;
   const body: Problem = {
     type: 'about:blank',
     title: TITLES[status] ?? 'Error',
@@ -60,13 +59,14 @@ export function problemResponse(
     detail,
     code,
     request_id: c.get('requestId'),
-    ...(extra.errors ? { errors: extra.errors } : {}),
+    ...(errors ? { errors } : {}),
     ...(c.get('errorProtocol') === 'openai'
-      ? { error: openAiError(status, code, detail, extra.errors) }
+      ? { error: openAiError(status, code, detail, errors) }
       : {}),
   };
   return c.body(JSON.stringify(body), status, {
     'Content-Type': 'application/problem+json',
-    ...extra.headers,
+    ...error.headers,
+    ...headers,
   });
 }

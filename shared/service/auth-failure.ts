@@ -1,4 +1,5 @@
 import { AppError } from '../errors/app-error';
+import { errorDetail } from '../errors/catalogue';
 
 /**
  * The two refusals of the spec's role middleware (section 5), whose bodies are fixed plain
@@ -13,19 +14,16 @@ export class AuthError extends AppError {
 
   constructor(status: 401 | 403, reason?: string) {
     const unauthenticated = status === 401;
-    super(
-      status,
-      unauthenticated ? 'unauthenticated' : 'permission_denied',
-      unauthenticated ? UNAUTHORISED_TEXT : ACCESS_DENIED_TEXT,
-      { headers: unauthenticated ? { 'WWW-Authenticate': 'Bearer' } : undefined },
-    );
+    super(unauthenticated ? 'unauthenticated' : 'permission_denied', {
+      headers: unauthenticated ? { 'WWW-Authenticate': 'Bearer' } : undefined,
+    });
     this.name = 'AuthError';
     this.reason = reason;
   }
 }
 
-export const UNAUTHORISED_TEXT = 'Unauthorised';
-export const ACCESS_DENIED_TEXT = 'Access denied';
+export const UNAUTHORISED_TEXT = errorDetail('unauthenticated');
+export const ACCESS_DENIED_TEXT = errorDetail('permission_denied');
 
 /** Missing, malformed, expired or unknown credential. */
 export const unauthorised = (reason?: string) => new AuthError(401, reason);

@@ -25,7 +25,9 @@ export function bodyLimitStep<E extends Env>(
     const limit = limitOf(c.env);
     const tooLarge = () =>
       limit.tooLarge?.() ??
-      new AppError(413, 'body_too_large', `Request bodies are limited to ${limit.bytes} bytes.`);
+      new AppError('body_too_large', {
+        detail: `Request bodies are limited to ${limit.bytes} bytes.`,
+      });
     const body = c.req.raw.body;
     if (!body) return next();
     const declared = c.req.header('Content-Length');
@@ -65,5 +67,5 @@ function answerTooLarge(c: Context, error: AppError): void {
   // that could not be read, a 400): the error of record becomes the 413.
   c.error = error;
   c.res = undefined;
-  c.res = problemResponse(c, error.status, error.code, error.message);
+  c.res = problemResponse(c, error);
 }

@@ -138,7 +138,7 @@ function pathOf(route: Route, params: Record<string, unknown>): string {
   return route.fullPath.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined)
-      throw new AppError(400, 'validation_failed', `Missing path parameter ${name}.`);
+      throw new AppError('validation_failed', { detail: `Missing path parameter ${name}.` });
     return encodeURIComponent(text(value));
   });
 }
@@ -173,13 +173,11 @@ async function errorOf(response: Response): Promise<AppError> {
     try {
       const problem = JSON.parse(body) as { code?: string; detail?: string; errors?: FieldIssue[] };
       if (typeof problem.code === 'string') {
-        return new AppError(
+        return AppError.foreign(
           response.status as ContentfulStatusCode,
           problem.code,
           problem.detail ?? '',
-          {
-            errors: problem.errors,
-          },
+          { errors: problem.errors },
         );
       }
     } catch {
@@ -188,7 +186,7 @@ async function errorOf(response: Response): Promise<AppError> {
   }
   if (response.status === 401 && body === UNAUTHORISED_TEXT) return new AuthError(401);
   if (response.status === 403 && body === ACCESS_DENIED_TEXT) return new AuthError(403);
-  return new AppError(
+  return AppError.foreign(
     response.status as ContentfulStatusCode,
     `http_${response.status}`,
     body.slice(0, 200) || response.statusText || 'Request failed',
@@ -223,14 +221,10 @@ async function readAnswer(route: Route, response: Response): Promise<unknown> {
 function parseAnswer(schema: z.ZodType, value: unknown): unknown {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new AppError(
-    502,
-    'invalid_response',
-    'The service answered with data that does not fit its declaration.',
-    {
-      cause: result.error,
-    },
-  );
+  throw new AppError('invalid_response', {
+    detail: 'The service answered with data that does not fit its declaration.',
+    cause: result.error,
+  });
 }
 
 function downloaded(response: Response): DownloadedFile {
@@ -262,7 +256,7 @@ async function* streamOf(
         detail?: string;
         errors?: FieldIssue[];
       };
-      throw new AppError(
+      throw AppError.foreign(
         (problem.status ?? 500) as ContentfulStatusCode,
         problem.code ?? 'stream_failed',
         problem.detail ?? 'The stream failed.',

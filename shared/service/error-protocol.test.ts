@@ -34,7 +34,8 @@ const service = defineService({
 function app() {
   const module = createModuleApp({ prefix: '/moduledoor', defaultName: 'd', nameVariable: 'D' });
   const answer = ({ body }: { body: { prompt: string } }) => {
-    if (body.prompt === 'busy') throw new AppError(503, 'model_unavailable', 'Try again later.');
+    if (body.prompt === 'busy')
+      throw new AppError('database_unavailable', { detail: 'Try again later.' });
     return { text: body.prompt };
   };
   return mountService(
@@ -85,7 +86,7 @@ describe("errorProtocol: 'openai'", () => {
       message: 'Try again later.',
       type: 'service_unavailable',
       param: null,
-      code: 'model_unavailable',
+      code: 'database_unavailable',
     });
   });
 

@@ -350,7 +350,7 @@ describe('answers', () => {
       type: 'about:blank',
       title: 'Bad Request',
       status: 400,
-      code: 'bad_credentials',
+      code: 'wrong_password',
       detail: 'Wrong user name or password.',
     });
   });

@@ -260,10 +260,10 @@ async function streamErrorMessage<E extends Env>(
   c.get('log')?.error('stream failed', { route: route.name, error: String(err) });
   const custom = options.onStreamError?.(err, { route: route.name, requestId });
   if (custom !== undefined) return custom;
-  const known = err instanceof AppError;
-  const problem = known
-    ? problemResponse(c, err.status, err.code, err.message, { errors: err.errors })
-    : problemResponse(c, 500, 'internal_error', 'Internal server error.');
+  const problem = problemResponse(
+    c,
+    err instanceof AppError ? err : new AppError('internal_error', { cause: err }),
+  );
   return sseEvent('error', await problem.json());
 }
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { API_KEY_REQUIRED, LOGIN_REQUIRED } from '../errors/app-error';
+import type { ErrorCode } from '../errors/catalogue';
 import { stripAnnotations } from './annotations';
 import type { Credential } from './credential';
 import { openApiSchema, SchemaComponents, type JsonObject } from './openapi-schema';
@@ -48,6 +48,9 @@ const SECURITY_SCHEMES: Record<string, JsonObject> = {
       'A login token from `POST /moduleauth/login`, or an API key (`kbc_…`, from `POST /moduleauth/api_key`; in this header only). Links and EventSource clients may send a login token as the form value `t` instead. A route that takes only one of the two says so.',
   },
 };
+
+const LOGIN_REQUIRED = 'login_required' satisfies ErrorCode;
+const API_KEY_REQUIRED = 'api_key_required' satisfies ErrorCode;
 
 /** The sentence that tells a `@credential` route's readers which credential it takes. */
 const CREDENTIAL_SENTENCES: Record<Credential, string> = {

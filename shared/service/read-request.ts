@@ -6,10 +6,6 @@ import type { FieldPlan, ParamPlan, Route } from './types';
 type FormValue = string | File;
 type Form = Record<string, FormValue | FormValue[]>;
 
-export const MALFORMED_JSON = 'malformed_json';
-export const MALFORMED_BODY = 'malformed_body';
-export const UNSUPPORTED_MEDIA_TYPE = 'unsupported_media_type';
-
 /**
  * Collects a route's raw parameter values from the request, each from the place param-plan.ts
  * assigned it, with text converted to numbers and booleans where the schema wants them.
@@ -53,7 +49,8 @@ async function readForm(c: Context, type: string): Promise<Form> {
   try {
     return (await c.req.parseBody({ all: true })) as Form;
   } catch (err) {
-    throw new AppError(400, MALFORMED_BODY, `The request body is not valid ${type}.`, {
+    throw new AppError('malformed_body', {
+      detail: `The request body is not valid ${type}.`,
       cause: err,
     });
   }
@@ -80,18 +77,20 @@ async function readJson(c: Context): Promise<unknown> {
   try {
     text = UTF8.decode(await c.req.arrayBuffer());
   } catch {
-    throw new AppError(400, MALFORMED_JSON, 'The request body is not valid UTF-8.');
+    throw new AppError('malformed_json', { detail: 'The request body is not valid UTF-8.' });
   }
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);
   } catch {
-    throw new AppError(400, MALFORMED_JSON, 'The request body is not valid JSON.');
+    throw new AppError('malformed_json');
   }
 }
 
 function unsupported(route: Route, expected: string): AppError {
-  return new AppError(415, UNSUPPORTED_MEDIA_TYPE, `${route.name} expects a ${expected} body.`);
+  return new AppError('unsupported_media_type', {
+    detail: `${route.name} expects a ${expected} body.`,
+  });
 }
 
 async function readParam(plan: ParamPlan, c: Context, body: Body): Promise<unknown> {
@@ -153,7 +152,7 @@ async function jsonPart(value: FormValue | FormValue[] | undefined): Promise<unk
   try {
     return JSON.parse(text);
   } catch {
-    throw new AppError(400, MALFORMED_JSON, 'A multipart field is not valid JSON.');
+    throw new AppError('malformed_json', { detail: 'A multipart field is not valid JSON.' });
   }
 }
 

@@ -214,7 +214,7 @@ function failureOf(
 export function rpcFailureError(failure: RpcFailure): AppError {
   if (failure.status === 401 && failure.code === 'unauthenticated') return new AuthError(401);
   if (failure.status === 403 && failure.code === 'permission_denied') return new AuthError(403);
-  return new AppError(failure.status as ContentfulStatusCode, failure.code, failure.message, {
+  return AppError.foreign(failure.status as ContentfulStatusCode, failure.code, failure.message, {
     errors: failure.errors,
   });
 }
@@ -222,7 +222,7 @@ export function rpcFailureError(failure: RpcFailure): AppError {
 export function unwrapRpc<T>(result: RpcResult<T>): T {
   if (result && result.ok === true) return result.data;
   if (result && result.ok === false && result.error) throw rpcFailureError(result.error);
-  throw new AppError(502, 'rpc_protocol_error', 'The service answered in an unexpected form.');
+  throw new AppError('rpc_protocol_error');
 }
 
 /**

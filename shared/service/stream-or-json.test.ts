@@ -54,7 +54,7 @@ function app() {
       if (!body.stream) return { text: body.prompt };
       return (async function* () {
         for (const word of words(body.prompt)) {
-          if (word === 'fail') throw new AppError(502, 'model_failed', 'The model failed.');
+          if (word === 'fail') throw new AppError('model_failed', { detail: 'The model failed.' });
           yield { delta: word };
         }
       })();

@@ -2,8 +2,6 @@ import type { z } from 'zod';
 import { AppError, type FieldIssue } from '../errors/app-error';
 import type { ParamPlan, Route } from './types';
 
-export const VALIDATION_FAILED = 'validation_failed';
-
 /**
  * Validates raw parameter values against a route's schemas and `@validate` rules. Every
  * failing field is reported, not just the first. Field names are what the caller wrote: on
@@ -33,7 +31,7 @@ export function validateParams(
     if (result.data !== undefined) params[plan.name] = result.data;
   }
   if (issues.length > 0) {
-    throw new AppError(400, VALIDATION_FAILED, 'The request is not valid.', { errors: issues });
+    throw new AppError('validation_failed', { errors: issues });
   }
   return params;
 }

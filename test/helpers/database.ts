@@ -3,7 +3,7 @@
 import { sql, TransactionRollbackError, type SQL } from 'drizzle-orm';
 import type { PgTransactionConfig } from 'drizzle-orm/pg-core';
 import { inject } from 'vitest';
-import { openPool } from '../../shared/db/database';
+import { openPool } from '#shared/db/database';
 import { LOCAL_APP_LOGIN } from '../../dev/stack/app-role';
 
 type Db = ReturnType<typeof openPool>['db'];

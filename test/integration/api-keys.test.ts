@@ -6,7 +6,7 @@ import { env, exports } from 'cloudflare:workers';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textPdf } from '../../dev/fixtures/hostile-pdfs';
-import { readSse } from '../../shared/service';
+import { readSse } from '#shared/service';
 import {
   ACCESS_DENIED,
   BASE,

@@ -1,7 +1,7 @@
 import { base64url, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { chatService } from '../../shared/contracts/chat';
-import { knowledgeService } from '../../shared/contracts/knowledge';
+import { chatService } from '#shared/contracts/chat';
+import { knowledgeService } from '#shared/contracts/knowledge';
 import {
   call,
   claimsFor,

@@ -7,9 +7,9 @@ import { env } from 'cloudflare:workers';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textPdf } from '../../dev/fixtures/hostile-pdfs';
-import { authService } from '../../shared/contracts/auth';
-import { chatService } from '../../shared/contracts/chat';
-import { knowledgeService } from '../../shared/contracts/knowledge';
+import { authService } from '#shared/contracts/auth';
+import { chatService } from '#shared/contracts/chat';
+import { knowledgeService } from '#shared/contracts/knowledge';
 import {
   ACCESS_DENIED,
   UNAUTHORISED,

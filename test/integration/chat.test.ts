@@ -6,9 +6,9 @@ import {
   makeTextPdf,
 } from '../../dev/fixtures/pdf-builder';
 import { CHINESE_LEAD_IN } from '../../dev/stack/offline-model/answer';
-import { readSse } from '../../shared/service';
-import { DEFAULT_ERROR_TEXTS } from '../../workers/chat/src/language';
-import { systemMessage } from '../../workers/chat/src/prompt';
+import { readSse } from '#shared/service';
+import { DEFAULT_ERROR_TEXTS } from '../../workers/chat/src/answer/language';
+import { systemMessage } from '../../workers/chat/src/answer/prompt';
 
 /** Files uploaded without a collection are in the shared one; sources name it. */
 const SHARED_COLLECTION = {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeTextPdf } from '../../dev/fixtures/pdf-builder';
-import { readSse } from '../../shared/service';
+import { readSse } from '#shared/service';
 import { exports } from 'cloudflare:workers';
 import { BASE, call, createUser, seededAdminToken, tokenFor } from '../helpers/auth';
 import { asAppRole, databaseError, queryRows } from '../helpers/database';

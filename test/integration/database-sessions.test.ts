@@ -1,7 +1,7 @@
 import { exports } from 'cloudflare:workers';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openPool } from '../../shared/db/database';
+import { openPool } from '#shared/db/database';
 
 // Through the real path a worker uses: Neon driver in workerd -> WebSocket relay -> the
 // per-session front -> PGlite (or DATABASE_URL's Postgres). Each `openPool` is what one

@@ -2,7 +2,7 @@ import { env, exports } from 'cloudflare:workers';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeTextPdf, manyPagesText } from '../../dev/fixtures/pdf-builder';
-import { readSse } from '../../shared/service/sse';
+import { readSse } from '#shared/service/sse';
 import { createUser, seededAdminToken, tokenFor } from '../helpers/auth';
 import { queryRows } from '../helpers/database';
 

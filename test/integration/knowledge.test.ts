@@ -9,7 +9,7 @@ import {
   makeScannedPdf,
   makeTextPdf,
 } from '../../dev/fixtures/pdf-builder';
-import { openPool } from '../../shared/db/database';
+import { openPool } from '#shared/db/database';
 import { storedCounts } from '../helpers/database';
 import { nearestChunksQuery } from '../../workers/knowledge/src/store/files';
 

@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { exports } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeTextPdf } from '../../dev/fixtures/pdf-builder';
-import { DEFAULT_ERROR_TEXTS } from '../../workers/chat/src/language';
+import { DEFAULT_ERROR_TEXTS } from '../../workers/chat/src/answer/language';
 import { call, createUser, tokenFor } from '../helpers/auth';
 
 type Source = { file_id: string; page: number; collection_id: string };

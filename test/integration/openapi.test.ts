@@ -1,10 +1,10 @@
 import { Validator } from '@cfworker/json-schema';
 import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { authService } from '../../shared/contracts/auth';
-import { chatService } from '../../shared/contracts/chat';
-import { knowledgeService } from '../../shared/contracts/knowledge';
-import { openApi30Schema } from '../../shared/service/fixtures/openapi-3.0-schema';
+import { authService } from '#shared/contracts/auth';
+import { chatService } from '#shared/contracts/chat';
+import { knowledgeService } from '#shared/contracts/knowledge';
+import { openApi30Schema } from '#shared/service/fixtures/openapi-3.0-schema';
 
 type Doc = { paths: Record<string, Record<string, unknown>> };
 

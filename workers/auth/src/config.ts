@@ -1,13 +1,8 @@
 import { z } from 'zod';
-import { databaseConfig } from '../../../shared/config/database-config';
-import {
-  boolean,
-  defineConfig,
-  optionalString,
-  positiveInt,
-} from '../../../shared/config/load-config';
-import { tokenVerificationConfig } from '../../../shared/config/token-config';
-import type { LoginLimits } from './login-throttle';
+import { databaseConfig } from '#shared/config/database-config';
+import { boolean, defineConfig, optionalString, positiveInt } from '#shared/config/load-config';
+import { tokenVerificationConfig } from '#shared/config/token-config';
+import type { LoginLimits } from './store/login-throttle';
 
 const signingConfig = z
   .object({

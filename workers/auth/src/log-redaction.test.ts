@@ -2,12 +2,12 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { Hono } from 'hono';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { apiKeyHash, newApiKey } from '../../../shared/auth/api-key';
-import { onError } from '../../../shared/errors/on-error';
-import { createLogger } from '../../../shared/log/logger';
-import { requestContext } from '../../../shared/log/request-context';
+import { apiKeyHash, newApiKey } from '#shared/auth/api-key';
+import { onError } from '#shared/errors/on-error';
+import { createLogger } from '#shared/log/logger';
+import { requestContext } from '#shared/log/request-context';
 import app from './index';
-import { hashPassword } from './password';
+import { hashPassword } from './identity/password';
 
 // No log line may carry a password or a password hash (nor a token). The auth worker's own
 // logs leave workerd on stdout, out of reach of an integration test, so the logger and the

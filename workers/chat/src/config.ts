@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { databaseConfig } from '../../../shared/config/database-config';
-import { boolean, defineConfig, number, positiveInt } from '../../../shared/config/load-config';
-import { modelConfig } from '../../../shared/config/model-config';
-import { tokenVerificationConfig } from '../../../shared/config/token-config';
-import { errorTextsConfig } from './language';
+import { databaseConfig } from '#shared/config/database-config';
+import { boolean, defineConfig, number, positiveInt } from '#shared/config/load-config';
+import { modelConfig } from '#shared/config/model-config';
+import { tokenVerificationConfig } from '#shared/config/token-config';
+import { errorTextsConfig } from './answer/language';
 
 const answerConfig = z
   .object({

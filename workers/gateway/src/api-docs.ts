@@ -1,7 +1,7 @@
-import { authService } from '../../../shared/contracts/auth';
-import { chatService } from '../../../shared/contracts/chat';
-import { knowledgeService } from '../../../shared/contracts/knowledge';
-import { mergeOpenApi, openApiDocument, type OpenApiDocument } from '../../../shared/service';
+import { authService } from '#shared/contracts/auth';
+import { chatService } from '#shared/contracts/chat';
+import { knowledgeService } from '#shared/contracts/knowledge';
+import { mergeOpenApi, openApiDocument, type OpenApiDocument } from '#shared/service';
 
 export const SERVICES = [authService, knowledgeService, chatService] as const;
 

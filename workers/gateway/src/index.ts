@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
-import { onError, onNotFound } from '../../../shared/errors/on-error';
-import { requestContext } from '../../../shared/log/request-context';
-import { API_REFERENCE_CSP, renderApiReferencePage } from '../../../shared/service';
+import { onError, onNotFound } from '#shared/errors/on-error';
+import { requestContext } from '#shared/log/request-context';
+import { API_REFERENCE_CSP, renderApiReferencePage } from '#shared/service';
 import { rootOpenApi } from './api-docs';
 import { APP_PAGE_HEADERS, BASE_SECURITY_HEADERS, renderAppPage } from './app-page';
 import { moduleTraffic } from './module-traffic';

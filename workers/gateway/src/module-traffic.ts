@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
-import { describeError } from '../../../shared/errors/classify';
-import { problemResponse } from '../../../shared/errors/problem';
-import { createLogger } from '../../../shared/log/logger';
+import { AppError } from '#shared/errors/app-error';
+import { describeError } from '#shared/errors/classify';
+import { problemResponse } from '#shared/errors/problem';
+import { createLogger } from '#shared/log/logger';
 import { moduleFor } from './routes';
 
 /**
@@ -27,12 +28,10 @@ export const moduleTraffic: MiddlewareHandler<{ Bindings: GatewayEnv }> = async 
       path: c.req.path,
       error: describeError(err),
     });
-    return problemResponse(
-      c,
-      503,
-      'module_unavailable',
-      'The service is unavailable right now. Try again in a moment.',
-      { headers: { 'Retry-After': '5', 'X-Request-Id': requestId, 'Cache-Control': 'no-store' } },
-    );
+    return problemResponse(c, new AppError('module_unavailable'), {
+      'Retry-After': '5',
+      'X-Request-Id': requestId,
+      'Cache-Control': 'no-store',
+    });
   }
 };

@@ -1,4 +1,4 @@
-import type { BodyLimit, Route } from '../../../shared/service';
+import type { BodyLimit, Route } from '#shared/service';
 import { knowledgeConfig } from './config';
 import { tooLarge } from './handlers/upload';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { databaseConfig } from '../../../shared/config/database-config';
-import { defineConfig, positiveInt } from '../../../shared/config/load-config';
-import { modelConfig } from '../../../shared/config/model-config';
-import { tokenVerificationConfig } from '../../../shared/config/token-config';
+import { databaseConfig } from '#shared/config/database-config';
+import { defineConfig, positiveInt } from '#shared/config/load-config';
+import { modelConfig } from '#shared/config/model-config';
+import { tokenVerificationConfig } from '#shared/config/token-config';
 import { EMBEDDING_COLUMN_DIMENSIONS } from './db/schema';
 
 const ingestConfig = z

@@ -1,42 +1,30 @@
-import { createAuthorize } from '../../../shared/auth/authorize';
-import { settleSession } from '../../../shared/auth/session';
-import { checkSession, keySession } from '../../../shared/db/request-db';
-import { knowledgeService } from '../../../shared/contracts/knowledge';
-import { createLogger } from '../../../shared/log/logger';
-import { createModuleApp, moduleName } from '../../../shared/module/module-app';
-import { reviveStalledIngests } from './pipeline/watchdog';
-import { mountService, rpcEntrypoint } from '../../../shared/service';
-import { knowledgeConfig } from './config';
-import { knowledgeImpl } from './impl';
-import { KNOWLEDGE_MODULE } from './module';
+import { knowledgeService } from '#shared/contracts/knowledge';
+import { createLogger } from '#shared/log/logger';
+import { defineWorker } from '#shared/module/define-worker';
+import { moduleName } from '#shared/module/module-app';
 import { knowledgeBodyLimit } from './body-limit';
+import { knowledgeConfig } from './config';
+import { KNOWLEDGE_MODULE } from './module';
+import { reviveStalledIngests } from './pipeline/watchdog';
+import { knowledgeImpl } from './service';
 
-// The session check rides along with each call's own statements (every knowledge route runs
-// at least one); a call that ran none settles it with the check alone.
-const authorize = createAuthorize<KnowledgeEnv>({
-  verification: (env) => knowledgeConfig(env).verification,
-  checkSession: (access, claim) => checkSession(knowledgeConfig(access.env).database, claim),
-  resolveKey: (access, hash) => keySession(knowledgeConfig(access.env).database, hash),
-});
-
-const app = createModuleApp<{ Bindings: KnowledgeEnv }>(KNOWLEDGE_MODULE);
-mountService(app, knowledgeService, knowledgeImpl, {
-  authorize,
-  settle: settleSession,
+// Every knowledge route runs at least one statement: the session check rides along with it.
+const worker = defineWorker<KnowledgeEnv, typeof knowledgeService>({
+  module: KNOWLEDGE_MODULE,
+  service: knowledgeService,
+  impl: knowledgeImpl,
+  settings: (env) => knowledgeConfig(env),
   bodyLimit: knowledgeBodyLimit,
 });
 
 /** What chat calls over its KNOWLEDGE service binding: the methods marked @grpc. */
-export const KnowledgeRpc = rpcEntrypoint(knowledgeService, knowledgeImpl, {
-  authorize,
-  settle: settleSession,
-});
+export const KnowledgeRpc = worker.rpcEntrypoint();
 
 /** The ingestion workflow (wrangler.toml [[workflows]]). */
 export { IngestFile } from './pipeline/ingest-workflow';
 
 export default {
-  fetch: app.fetch,
+  fetch: worker.app.fetch,
   /** The cron trigger: ingests that stopped moving get going again. */
   async scheduled(_controller: ScheduledController, env: KnowledgeEnv) {
     await reviveStalledIngests(env, createLogger({ module: moduleName(env, KNOWLEDGE_MODULE) }));

@@ -1,4 +1,4 @@
-import type { ModuleOptions } from '../../../shared/module/module-app';
+import type { ModuleOptions } from '#shared/module/module-app';
 
 export const KNOWLEDGE_MODULE: ModuleOptions = {
   prefix: '/moduleknowledge',

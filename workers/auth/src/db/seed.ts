@@ -5,7 +5,7 @@
 // Imports carry `.ts` because this file also runs in Node (the dev and deploy tooling).
 import { sql } from 'drizzle-orm';
 import type { NeonDatabase } from 'drizzle-orm/neon-serverless';
-import { hashPassword } from '../password.ts';
+import { hashPassword } from '../identity/password.ts';
 import { users } from './schema.ts';
 
 export interface AdminCredentials {

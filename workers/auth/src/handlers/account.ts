@@ -1,15 +1,16 @@
-import { AppError } from '../../../../shared/errors/app-error';
-import { accessDenied } from '../../../../shared/service';
-import { roleOf } from '../../../../shared/auth/roles';
+import { AppError } from '#shared/errors/app-error';
+import { accessDenied } from '#shared/service';
+import { roleOf } from '#shared/auth/roles';
 import { authConfig } from '../config';
-import { authDb, clientAddress, principalOf, type AuthCall } from '../context';
-import { grantDevice, judgingDevice, presentedDevice } from '../devices';
-import { signingKey } from '../keys';
-import { loginAttempt, loginSucceeded, refuseIfThrottled } from '../login-throttle';
-import { hashPassword, verifyPassword } from '../password';
-import { issueToken } from '../tokens';
-import { createUser, endAllSessions, setPassword, userById } from '../users';
-import { userView } from '../views';
+import { authDb, clientAddress, type AuthCall } from '../call';
+import { principalOf } from '#shared/auth/principal';
+import { grantDevice, judgingDevice, presentedDevice } from '../identity/devices';
+import { signingKey } from '../identity/keys';
+import { loginAttempt, loginSucceeded, refuseIfThrottled } from '../store/login-throttle';
+import { hashPassword, verifyPassword } from '../identity/password';
+import { issueToken } from '../identity/tokens';
+import { createUser, endAllSessions, setPassword, userById } from '../store/users';
+import { userView } from './views';
 
 /**
  * The current user as the session check finds them: one statement. Other modules call this
@@ -55,12 +56,12 @@ export async function changePassword(
   ]);
   refuseIfThrottled(attempt);
   if (!user || !(await verifyPassword(body.old_password, user.passwordHash))) {
-    throw new AppError(400, 'wrong_password', 'The current password is wrong.');
+    throw new AppError('wrong_password');
   }
   const passwordHash = await hashPassword(body.new_password);
   await adb.run(loginSucceeded(adb, username, address, id, judgingDevice(device, user)));
   const updated = await setPassword(adb, id, passwordHash, user.passwordHash);
-  if (!updated) throw new AppError(409, 'password_changed', 'The password was changed meanwhile.');
+  if (!updated) throw new AppError('password_changed');
   const answer = await issueToken(
     updated,
     await signingKey(config.signing.privateKey),

@@ -1,8 +1,9 @@
-import { apiKeyHash, apiKeyPrefix, newApiKey } from '../../../../shared/auth/api-key';
-import { notFound } from '../../../../shared/errors/app-error';
-import { allApiKeys, createApiKey, deleteApiKey, userApiKeys } from '../api-keys';
-import { authDb, principalOf, type AuthCall } from '../context';
-import { apiKeyView } from '../views';
+import { apiKeyHash, apiKeyPrefix, newApiKey } from '#shared/auth/api-key';
+import { notFound } from '#shared/errors/app-error';
+import { allApiKeys, createApiKey, deleteApiKey, userApiKeys } from '../store/api-keys';
+import { authDb, type AuthCall } from '../call';
+import { principalOf } from '#shared/auth/principal';
+import { apiKeyView } from './views';
 
 /**
  * Creates a key for the current user; the answer is the only place the key ever appears.
@@ -33,7 +34,7 @@ export async function listOwn(_: unknown, ctx: AuthCall) {
 export async function remove({ id }: { id: string }, ctx: AuthCall) {
   const user = principalOf(ctx);
   const owner = user.role === 'SUPER_ADMIN' ? undefined : user.id;
-  if (!(await deleteApiKey(authDb(ctx), id, owner))) throw notFound('No such API key.');
+  if (!(await deleteApiKey(authDb(ctx), id, owner))) throw notFound('API key');
 }
 
 export async function listAll({ page, size }: { page: number; size: number }, ctx: AuthCall) {

@@ -1,14 +1,12 @@
-import { unauthorised } from '../../../../shared/service';
+import { unauthorised } from '#shared/service';
 import { authConfig } from '../config';
-import { authDb, clientAddress, type AuthCall } from '../context';
-import { grantDevice, judgingDevice, presentedDevice } from '../devices';
-import { dummyPasswordHash, signingKey } from '../keys';
-import { loginAttempt, loginSucceeded, refuseIfThrottled } from '../login-throttle';
-import { hashPassword, needsRehash, verifyPassword } from '../password';
-import { issueToken } from '../tokens';
-import { userByName } from '../users';
-import { users } from '../db/schema';
-import { eq } from 'drizzle-orm';
+import { authDb, clientAddress, type AuthCall } from '../call';
+import { grantDevice, judgingDevice, presentedDevice } from '../identity/devices';
+import { dummyPasswordHash, signingKey } from '../identity/keys';
+import { loginAttempt, loginSucceeded, refuseIfThrottled } from '../store/login-throttle';
+import { hashPassword, needsRehash, verifyPassword } from '../identity/password';
+import { issueToken } from '../identity/tokens';
+import { rehashedPassword, userByName } from '../store/users';
 
 /**
  * Unknown user, wrong password and disabled user take the same path and the same time, and
@@ -45,10 +43,7 @@ export async function login(
   if (needsRehash(user.passwordHash)) {
     // The same password under the current parameters: not a change, the sessions stay.
     const passwordHash = await hashPassword(body.password);
-    await adb.batch([
-      succeeded,
-      adb.db.update(users).set({ passwordHash }).where(eq(users.id, user.id)),
-    ]);
+    await adb.batch([succeeded, rehashedPassword(adb, user.id, passwordHash)]);
   } else {
     await adb.run(succeeded);
   }

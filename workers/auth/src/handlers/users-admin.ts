@@ -1,14 +1,14 @@
-import { notFound } from '../../../../shared/errors/app-error';
-import { authDb, type AuthCall } from '../context';
-import { hashPassword } from '../password';
+import { notFound } from '#shared/errors/app-error';
+import { authDb, type AuthCall } from '../call';
+import { hashPassword } from '../identity/password';
 import {
   changeUserGuardingLastAdmin,
   createUser,
   endAllSessions,
   listUsers,
   setPassword,
-} from '../users';
-import { managedUserView } from '../views';
+} from '../store/users';
+import { managedUserView } from './views';
 
 export async function list({ page, size }: { page: number; size: number }, ctx: AuthCall) {
   const { items, total } = await listUsers(authDb(ctx), page, size);
@@ -56,7 +56,7 @@ export async function resetPassword(
 ) {
   const passwordHash = await hashPassword(body.password);
   if (!(await setPassword(authDb(ctx), body.user_id, passwordHash))) {
-    throw notFound('No such user.');
+    throw notFound('user');
   }
 }
 

@@ -1,16 +1,16 @@
-import type { Principal } from '../../../../shared/auth/roles';
-import type { chatService } from '../../../../shared/contracts/chat';
-import { AppError } from '../../../../shared/errors/app-error';
-import { createModelClient } from '../../../../shared/model/client';
-import { sseEvent, type ServiceImpl } from '../../../../shared/service';
-import { answer } from '../answer';
+import type { Principal } from '#shared/auth/roles';
+import type { chatService } from '#shared/contracts/chat';
+import { AppError, notFound } from '#shared/errors/app-error';
+import { createModelClient } from '#shared/model/client';
+import { sseEvent, type ServiceImpl } from '#shared/service';
+import { answer } from '../answer/answer';
 import { chatConfig } from '../config';
-import { chatDb, type ChatCall } from '../context';
-import { groundedTurn } from '../grounding';
-import type { PastTurn } from '../history';
-import { languageOf } from '../language';
+import { chatDb, type ChatCall } from '../call';
+import { groundedTurn } from '../answer/grounding';
+import type { PastTurn } from '../answer/history';
+import { languageOf } from '../answer/language';
 import * as store from '../store/conversations';
-import { startOutcome, type TurnOutcome } from '../turn';
+import { startOutcome, type TurnOutcome } from '../answer/turn';
 
 type Impl = ServiceImpl<typeof chatService, ChatEnv, Principal>;
 type ChatBody = Parameters<Impl['Chat']>[0]['body'];
@@ -29,11 +29,9 @@ export const TITLE_CHARS = 60;
 export const chat: Impl['Chat'] = async ({ body }, ctx) => {
   const config = chatConfig(ctx.env);
   if ([...body.prompt].length > config.answer.maxPromptChars) {
-    throw new AppError(
-      413,
-      'prompt_too_long',
-      `The prompt is longer than ${config.answer.maxPromptChars} characters.`,
-    );
+    throw new AppError('prompt_too_long', {
+      detail: `The prompt is longer than ${config.answer.maxPromptChars} characters.`,
+    });
   }
   const requestId = ctx.requestId ?? crypto.randomUUID();
   const model = createModelClient(config.model, config.answer.modelTimeoutMs);
@@ -48,7 +46,7 @@ export const chat: Impl['Chat'] = async ({ body }, ctx) => {
       store.conversationById(database.db, body.conversation_id),
       store.recentMessagesOf(database.db, body.conversation_id, config.answer.history.turns),
     ]);
-    if (!found) throw new AppError(404, 'conversation_not_found', 'No such conversation.');
+    if (!found) throw notFound('conversation');
     conversation = { id: found.id, title: found.title, created: false };
     scope = asked ?? { fileIds: found.fileIds, collectionIds: found.collectionIds };
     turns = recent.reverse().map((turn) => ({

@@ -1,17 +1,12 @@
-import type { chatService } from '../../../../shared/contracts/chat';
-import { AppError } from '../../../../shared/errors/app-error';
-import type { Principal } from '../../../../shared/auth/roles';
-import type { ServiceImpl } from '../../../../shared/service';
-import { chatDb } from '../context';
+import type { chatService } from '#shared/contracts/chat';
+import { notFound } from '#shared/errors/app-error';
+import type { Principal } from '#shared/auth/roles';
+import type { ServiceImpl } from '#shared/service';
+import { chatDb } from '../call';
 import * as store from '../store/conversations';
-import { conversationView, feedbackView, messageView } from '../views';
+import { conversationView, feedbackView, messageView } from './views';
 
 type Impl = ServiceImpl<typeof chatService, ChatEnv, Principal>;
-
-// Another user's conversation or turn is not there for the caller (row-level security): the
-// same 404 as an id that never existed.
-const notFound = (what: 'conversation' | 'message') =>
-  new AppError(404, `${what}_not_found`, `No such ${what}.`);
 
 export const listConversations: Impl['GetConversations'] = async ({ page, size }, ctx) => {
   const { batch, db } = chatDb(ctx);

@@ -1,10 +1,10 @@
 import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../../shared/errors/app-error';
-import { createLogger } from '../../../../shared/log/logger';
-import { answer, type Retrieval } from '../answer';
+import { AppError, notFound } from '#shared/errors/app-error';
+import { createLogger } from '#shared/log/logger';
+import { answer, type Retrieval } from '../answer/answer';
 import { chatConfig } from '../config';
-import { startOutcome } from '../turn';
+import { startOutcome } from '../answer/turn';
 import { pieces } from './chunks';
 
 const FILE = '11111111-1111-4111-8111-111111111111';
@@ -121,7 +121,7 @@ describe('pieces(): the answer text as streamed, then the end the outcome holds'
   });
 
   it('a refusal with no explanation: the code and the request id', async () => {
-    const unreadable = retrieved(new AppError(404, 'collection_not_found', 'No.'));
+    const unreadable = retrieved(notFound('collection'));
     const [, end] = await read('What is it?', unreadable);
     const refusal = (end as { refusal: object }).refusal;
     expect(refusal).toEqual({ code: 'collections_unavailable', request_id: 'r1' });

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import type { ChatSource, ChatMessage } from '../../../../shared/contracts/chat';
-import type { KbchatRefusal } from '../../../../shared/contracts/openai';
-import { AppError } from '../../../../shared/errors/app-error';
-import { openAiError, type OpenAiError } from '../../../../shared/errors/openai-error';
-import { SseEvent } from '../../../../shared/service';
-import type { TurnOutcome } from '../turn';
+import type { ChatSource, ChatMessage } from '#shared/contracts/chat';
+import type { KbchatRefusal } from '#shared/contracts/openai';
+import { AppError } from '#shared/errors/app-error';
+import { openAiError, type OpenAiError } from '#shared/errors/openai-error';
+import { SseEvent } from '#shared/service';
+import type { TurnOutcome } from '../answer/turn';
 
 type Source = z.output<typeof ChatSource>;
 type Usage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
@@ -20,10 +20,6 @@ export type Piece =
     };
 
 const NO_USAGE: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
-const FAILURE_STATUS: Record<string, 502 | 503> = {
-  knowledge_unavailable: 503,
-  model_failed: 502,
-};
 
 /**
  * Reads answer()'s stream for the OpenAI protocol. The text comes from the stream's content
@@ -65,7 +61,7 @@ export async function* pieces(
       };
       return;
     case 'failed':
-      throw new AppError(FAILURE_STATUS[code] ?? 502, code, outcome.answer);
+      throw new AppError(code, { detail: outcome.answer });
     case 'incomplete':
       // The client went away: answer() stopped without an end.
       return;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AppError } from '../../../../shared/errors/app-error';
+import type { AppError } from '#shared/errors/app-error';
 import { conversationOf, groundingOf } from './request';
 
 const ID = '0b8f6c1e-4a52-4c1e-9d7a-3f2b1a0c9e88';

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import { CollectionIds, FileIds } from '../../../../shared/contracts/common';
-import type { ChatCompletionRequest, OpenAiMessage } from '../../../../shared/contracts/openai';
-import { AppError } from '../../../../shared/errors/app-error';
-import type { PastTurn } from '../history';
+import { CollectionIds, FileIds } from '#shared/contracts/common';
+import type { ChatCompletionRequest, OpenAiMessage } from '#shared/contracts/openai';
+import { AppError } from '#shared/errors/app-error';
+import type { PastTurn } from '../answer/history';
 
 /** The grounding modes `model` names. */
 export const BASE_MODEL = 'kbchat';
@@ -27,11 +27,9 @@ export function groundingOf(model: string): Grounding {
     ? ids(CollectionIds, model.slice(COLLECTIONS.length))
     : undefined;
   if (collectionIds) return { fileIds: undefined, collectionIds };
-  throw new AppError(
-    404,
-    'model_not_found',
-    `The model "${model.slice(0, 100)}" does not exist: use ${BASE_MODEL}, ${FILES}<file id>,… or ${COLLECTIONS}<collection id>,….`,
-  );
+  throw new AppError('model_not_found', {
+    detail: `The model "${model.slice(0, 100)}" does not exist: use ${BASE_MODEL}, ${FILES}<file id>,… or ${COLLECTIONS}<collection id>,….`,
+  });
 }
 
 type Message = z.output<typeof OpenAiMessage>;
@@ -51,7 +49,7 @@ const textOf = (message: Message) =>
     : message.content.map((part) => part.text ?? '').join('');
 
 const invalid = (message: string) =>
-  new AppError(400, 'invalid_messages', message, { errors: [{ field: 'messages', message }] });
+  new AppError('invalid_messages', { detail: message, errors: [{ field: 'messages', message }] });
 
 /** The question, the history and the client's instructions of a request; 400/413 if unusable. */
 export function conversationOf(
@@ -64,11 +62,9 @@ export function conversationOf(
   const question = textOf(last);
   if (question.trim().length === 0) throw invalid('The question (the last message) is empty.');
   if ([...question].length > maxPromptChars) {
-    throw new AppError(
-      413,
-      'prompt_too_long',
-      `The question is longer than ${maxPromptChars} characters.`,
-    );
+    throw new AppError('prompt_too_long', {
+      detail: `The question is longer than ${maxPromptChars} characters.`,
+    });
   }
   const instructions: string[] = [];
   const turns: PastTurn[] = [];
@@ -89,11 +85,9 @@ export function conversationOf(
   }
   const joined = instructions.join('\n\n');
   if ([...joined].length > maxPromptChars) {
-    throw new AppError(
-      413,
-      'instructions_too_long',
-      `The system messages are longer than ${maxPromptChars} characters together.`,
-    );
+    throw new AppError('instructions_too_long', {
+      detail: `The system messages are longer than ${maxPromptChars} characters together.`,
+    });
   }
   return { question, turns, instructions: joined || undefined };
 }

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { conversations, messages, type FeedbackRating } from '../db/schema';
 import type * as schema from '../db/schema';
-import type { TurnOutcome } from '../turn';
+import type { TurnOutcome } from '../answer/turn';
 
 /**
  * The statements of conversations and their turns. Every one runs under the row-level security

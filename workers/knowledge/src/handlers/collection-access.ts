@@ -1,9 +1,8 @@
-import { notFound } from '../../../../shared/errors/app-error';
-import { accessDenied } from '../../../../shared/service';
-import { knowledgeDb, type KnowledgeCall } from '../context';
-import { inArray } from 'drizzle-orm';
-import { COLLECTION_ROLES, collections, type CollectionRole } from '../db/schema';
-import { readableCollection, type CollectionView } from '../store/collections';
+import { notFound } from '#shared/errors/app-error';
+import { accessDenied } from '#shared/service';
+import { knowledgeDb, type KnowledgeCall } from '../call';
+import { COLLECTION_ROLES, type CollectionRole } from '../db/schema';
+import { readableAmong, readableCollection, type CollectionView } from '../store/collections';
 import { smallScopeQuery } from '../store/search';
 
 const rank = (role: CollectionRole) => COLLECTION_ROLES.indexOf(role);
@@ -20,7 +19,7 @@ export async function collectionFor(
 ): Promise<CollectionView> {
   const kdb = knowledgeDb(ctx);
   const [found] = await kdb.run(readableCollection(kdb.db, id));
-  if (!found) throw notFound('No such collection.');
+  if (!found) throw notFound('collection');
   if (rank(found.role) < rank(min)) throw accessDenied(`needs ${min} in the collection`);
   return found;
 }
@@ -32,13 +31,8 @@ export async function collectionFor(
 export async function requireReadable(ctx: KnowledgeCall, ids: readonly string[] | undefined) {
   if (!ids) return;
   const kdb = knowledgeDb(ctx);
-  const found = await kdb.run(
-    kdb.db
-      .select({ id: collections.id })
-      .from(collections)
-      .where(inArray(collections.id, [...ids])),
-  );
-  if (found.length < ids.length) throw notFound('No such collection.');
+  const found = await kdb.run(readableAmong(kdb.db, ids));
+  if (found.length < ids.length) throw notFound('collection');
 }
 
 /** The files the caller can read, if they are a small scope (store/search.ts SMALL_SCOPE). */

@@ -1,6 +1,7 @@
-import { sqlStateOf } from '../../../../shared/db/sql-state';
-import { AppError, notFound } from '../../../../shared/errors/app-error';
-import { knowledgeDb, principalOf, type KnowledgeCall } from '../context';
+import { sqlStateOf } from '#shared/db/sql-state';
+import { AppError, notFound } from '#shared/errors/app-error';
+import { knowledgeDb, type KnowledgeCall } from '../call';
+import { principalOf } from '#shared/auth/principal';
 import { DEFAULT_COLLECTION_ID, type CollectionRole } from '../db/schema';
 import { stopIngest } from '../pipeline/watchdog';
 import {
@@ -44,19 +45,8 @@ const memberView = (m: {
   added_at: m.createdAt.toISOString(),
 });
 
-const sharedHasNoMembers = () =>
-  new AppError(
-    409,
-    'shared_collection',
-    'The shared collection has no members: every user reads it.',
-  );
-
-const lastOwner = () =>
-  new AppError(
-    409,
-    'last_owner',
-    'A collection keeps at least one owner: make another member owner first.',
-  );
+const sharedHasNoMembers = () => new AppError('shared_collection');
+const lastOwner = () => new AppError('last_owner');
 
 export async function listCollections(_: unknown, ctx: KnowledgeCall) {
   const kdb = knowledgeDb(ctx);
@@ -93,7 +83,7 @@ export async function renameCollection(
     updateCollection(kdb.db, id, change),
     readableCollection(kdb.db, id),
   ]);
-  if (!updated || !after) throw notFound('No such collection.');
+  if (!updated || !after) throw notFound('collection');
   return collectionView(after);
 }
 
@@ -101,13 +91,13 @@ export async function renameCollection(
 export async function deleteCollection({ id }: { id: string }, ctx: KnowledgeCall) {
   await collectionFor(ctx, id, 'owner');
   if (id === DEFAULT_COLLECTION_ID) {
-    throw new AppError(409, 'shared_collection', 'The shared collection cannot be deleted.');
+    throw new AppError('shared_collection');
   }
   const kdb = knowledgeDb(ctx);
   const inside = await kdb.run(filesIn(kdb.db, id));
   await Promise.all(inside.map((file) => stopIngest(ctx.env.INGEST, file)));
   const [deleted] = await kdb.run(deleteCollectionRow(kdb.db, id));
-  if (!deleted) throw notFound('No such collection.');
+  if (!deleted) throw notFound('collection');
   // R2 deletes up to 1,000 keys per call.
   for (let i = 0; i < inside.length; i += 1000) {
     await ctx.env.FILES.delete(inside.slice(i, i + 1000).map((file) => file.id));
@@ -130,7 +120,7 @@ export async function addMember(
   const kdb = knowledgeDb(ctx);
   const { rows } = await kdb.run(findUser(kdb.db, body.username));
   const user = rows[0];
-  if (!user) throw notFound('No such user.');
+  if (!user) throw notFound('user');
   const [added] = await kdb.run(
     insertMember(kdb.db, {
       collectionId: body.collection_id,
@@ -139,7 +129,7 @@ export async function addMember(
       role: body.role,
     }),
   );
-  if (!added) throw new AppError(409, 'already_member', 'That user is already a member.');
+  if (!added) throw new AppError('already_member');
   ctx.log.info('member added', { collection_id: body.collection_id, user_id: user.id });
   return memberView(added);
 }
@@ -154,7 +144,7 @@ export async function changeMember(
   const [changed] = await keepingAnOwner(() =>
     kdb.run(updateMember(kdb.db, body.collection_id, body.user_id, body.role)),
   );
-  if (!changed) throw notFound('No such member.');
+  if (!changed) throw notFound('member');
   return memberView(changed);
 }
 
@@ -170,7 +160,7 @@ export async function removeMember(
   const [removed] = await keepingAnOwner(() =>
     kdb.run(deleteMember(kdb.db, params.collection_id, params.user_id)),
   );
-  if (!removed) throw notFound('No such member.');
+  if (!removed) throw notFound('member');
   ctx.log.info('member removed', { collection_id: params.collection_id, user_id: params.user_id });
 }
 

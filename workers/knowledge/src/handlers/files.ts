@@ -1,12 +1,19 @@
-import { eq } from 'drizzle-orm';
-import { sqlStateOf } from '../../../../shared/db/sql-state';
-import { AppError, notFound } from '../../../../shared/errors/app-error';
+import { sqlStateOf } from '#shared/db/sql-state';
+import { AppError, notFound } from '#shared/errors/app-error';
 import { collectionFor, requireReadable } from './collection-access';
-import { accessDenied } from '../../../../shared/service';
-import { knowledgeDb, type KnowledgeCall } from '../context';
-import { files, type FileRow } from '../db/schema';
+import { accessDenied } from '#shared/service';
+import { knowledgeDb, type KnowledgeCall } from '../call';
+import type { FileRow } from '../db/schema';
 import { reviveSoon, startIngest } from '../pipeline/watchdog';
-import { fileById, fileContents, fileForCaller, listFiles, type CallerFile } from '../store/files';
+import {
+  fileById,
+  fileContents,
+  fileForCaller,
+  listFiles,
+  moveFile,
+  requeueFile,
+  type CallerFile,
+} from '../store/files';
 import { getOriginal } from '../store/originals';
 import { removeFile } from './remove-file';
 import { fileView, progressView } from './views';
@@ -51,7 +58,7 @@ async function fileFor(
   const kdb = knowledgeDb(ctx);
   const [found] = await kdb.run(fileForCaller(kdb.db, id));
   if (!found || (options.collection && found.file.collectionId !== options.collection)) {
-    throw notFound('No such file.');
+    throw notFound('file');
   }
   if (options.manage && !found.manageable) throw accessDenied('may not manage this file');
   return found;
@@ -73,7 +80,7 @@ export async function download(
 ) {
   const { file: row } = await fileFor(ctx, id, { collection: collection_id });
   const original = await getOriginal(ctx.env.FILES, id);
-  if (!original) throw notFound('No such file.');
+  if (!original) throw notFound('file');
   return {
     body: original.body,
     contentType: row.contentType,
@@ -116,21 +123,7 @@ export async function retry({ body }: { body: { id: string } }, ctx: KnowledgeCa
   if (row.status !== 'failed') return progressView(row);
   const kdb = knowledgeDb(ctx);
   const workflowId = await startIngest(ctx.env.INGEST, row.id, 1);
-  const [updated] = await kdb.run(
-    kdb.db
-      .update(files)
-      .set({
-        status: 'queued',
-        errorCode: null,
-        errorMessage: null,
-        workflowId,
-        // A retry is a person's decision: the watchdog's count of revivals starts again.
-        revivals: 0,
-        updatedAt: new Date(),
-      })
-      .where(eq(files.id, row.id))
-      .returning(),
-  );
+  const [updated] = await kdb.run(requeueFile(kdb.db, row.id, workflowId));
   return progressView(updated ?? row);
 }
 
@@ -147,19 +140,13 @@ export async function move(
   if (file.collectionId === target.id) return fileView(file, target.name);
   const kdb = knowledgeDb(ctx);
   try {
-    const [moved] = await kdb.run(
-      kdb.db
-        .update(files)
-        .set({ collectionId: target.id, updatedAt: new Date() })
-        .where(eq(files.id, file.id))
-        .returning(),
-    );
-    if (!moved) throw notFound('No such file.');
+    const [moved] = await kdb.run(moveFile(kdb.db, file.id, target.id));
+    if (!moved) throw notFound('file');
     ctx.log.info('file moved', { file_id: file.id, collection_id: target.id });
     return fileView(moved, target.name);
   } catch (err) {
     if (sqlStateOf(err) === '23505') {
-      throw new AppError(409, 'duplicate_file', 'The same file is already in that collection.');
+      throw new AppError('duplicate_file');
     }
     throw err;
   }

@@ -1,6 +1,6 @@
-import { createModelClient } from '../../../../shared/model/client';
+import { createModelClient } from '#shared/model/client';
 import { knowledgeConfig } from '../config';
-import { knowledgeDb, type KnowledgeCall } from '../context';
+import { knowledgeDb, type KnowledgeCall } from '../call';
 import { EMBEDDING_COLUMN_DIMENSIONS } from '../db/schema';
 import { embedTexts } from '../ingest/embed';
 import { queryTerms } from '../ingest/search-terms';

@@ -1,5 +1,5 @@
 import type { FileRow } from '../db/schema';
-import type { KnowledgeCall } from '../context';
+import type { KnowledgeCall } from '../call';
 import { stopIngest } from '../pipeline/watchdog';
 import { deleteFileRow, type KnowledgeDb } from '../store/files';
 import { deleteOriginal } from '../store/originals';

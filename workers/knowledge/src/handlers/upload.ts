@@ -1,17 +1,19 @@
-import { ingestDb } from '../../../../shared/db/request-db';
-import { sqlStateOf } from '../../../../shared/db/sql-state';
-import { isDatabaseUnavailable } from '../../../../shared/db/unavailable';
-import { AppError } from '../../../../shared/errors/app-error';
+import { ingestDb } from '#shared/db/request-db';
+import { sqlStateOf } from '#shared/db/sql-state';
+import { isDatabaseUnavailable } from '#shared/db/unavailable';
+import { AppError } from '#shared/errors/app-error';
+import { errorDetail, isErrorCode } from '#shared/errors/catalogue';
 import { knowledgeConfig } from '../config';
-import { knowledgeDb, principalOf, type KnowledgeCall } from '../context';
+import { knowledgeDb, type KnowledgeCall } from '../call';
+import { principalOf } from '#shared/auth/principal';
 import * as schema from '../db/schema';
-import { DEFAULT_COLLECTION_ID, files, type FileRow } from '../db/schema';
+import { DEFAULT_COLLECTION_ID, type FileRow } from '../db/schema';
 import { detectFormat, type DetectedFormat } from '../ingest/detect-format';
 import { DocumentError, unsupportedFormat } from '../ingest/document-error';
 import { sanitiseFileName } from '../ingest/file-name';
 import { sha256Hex } from '../ingest/sha256';
 import { reviveSoon, startIngest } from '../pipeline/watchdog';
-import { fileById, fileBySha, type KnowledgeDb } from '../store/files';
+import { fileById, fileBySha, insertFile, type KnowledgeDb } from '../store/files';
 import { setProgress } from '../store/ingest';
 import { deleteOriginal, putOriginal } from '../store/originals';
 import { collectionFor } from './collection-access';
@@ -50,23 +52,20 @@ export async function upload(
   let row: FileRow;
   try {
     [row] = (await kdb.run(
-      kdb.db
-        .insert(files)
-        .values({
-          id,
-          name: sanitiseFileName(file.name, detected.format),
-          size: bytes.length,
-          sha256,
-          collectionId,
-          format: detected.format,
-          contentType: detected.contentType,
-          status: 'queued',
-          pages: 0,
-          chunks: 0,
-          uploaderId: user.id,
-          uploaderName: user.username,
-        })
-        .returning(),
+      insertFile(kdb.db, {
+        id,
+        name: sanitiseFileName(file.name, detected.format),
+        size: bytes.length,
+        sha256,
+        collectionId,
+        format: detected.format,
+        contentType: detected.contentType,
+        status: 'queued',
+        pages: 0,
+        chunks: 0,
+        uploaderId: user.id,
+        uploaderName: user.username,
+      }),
     )) as [FileRow];
   } catch (err) {
     await deleteOriginal(ctx.env.FILES, id);
@@ -137,7 +136,7 @@ async function untilDone(ctx: KnowledgeCall, id: string): Promise<FileRow> {
   const kdb: KnowledgeDb = ingestDb(knowledgeConfig(ctx.env).database, schema, id);
   let unavailableSince: number | undefined;
   for (let attempt = 0; ; attempt++) {
-    if (ctx.signal.aborted) throw new AppError(499 as 400, 'client_gone', 'The client went away.');
+    if (ctx.signal.aborted) throw new AppError('client_gone');
     let row: FileRow | undefined;
     try {
       [row] = await kdb.run(fileById(kdb.db, id));
@@ -149,9 +148,7 @@ async function untilDone(ctx: KnowledgeCall, id: string): Promise<FileRow> {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS * 5));
       continue;
     }
-    if (!row) {
-      throw new AppError(409, 'file_deleted', 'The file was deleted while it was being processed.');
-    }
+    if (!row) throw new AppError('file_deleted');
     if (row.status === 'ready' || row.status === 'failed') return row;
     // A workflow that gave up during an outage is revived (the file's row stopped moving).
     reviveSoon(ctx.env, ctx.log, ctx.waitUntil);
@@ -159,23 +156,18 @@ async function untilDone(ctx: KnowledgeCall, id: string): Promise<FileRow> {
   }
 }
 
-/** The error an upload answers for a file that failed, by its code. */
+/**
+ * The error an upload answers for a file that failed: its code's status, its recorded detail.
+ * A code this build does not know (recorded by a later one) is a 500.
+ */
 export function failureOf(row: FileRow): AppError {
   const code = row.errorCode ?? 'ingest_failed';
-  const message = row.errorMessage ?? 'The file could not be processed.';
-  const status =
-    code === 'unsupported_format'
-      ? 415
-      : code === 'model_unavailable'
-        ? 502
-        : code === 'database_unavailable'
-          ? 503
-          : code === 'ingest_failed'
-            ? 500
-            : 422;
-  return new AppError(status, code, message);
+  const detail = row.errorMessage ?? undefined;
+  return isErrorCode(code)
+    ? new AppError(code, { detail })
+    : AppError.foreign(500, code, detail ?? errorDetail('ingest_failed'));
 }
 
 export function tooLarge(limit: number) {
-  return new AppError(413, 'file_too_large', `The file is larger than ${limit} bytes.`);
+  return new AppError('file_too_large', { detail: `The file is larger than ${limit} bytes.` });
 }

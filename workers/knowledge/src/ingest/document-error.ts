@@ -1,4 +1,5 @@
-import { AppError } from '../../../../shared/errors/app-error';
+import { AppError } from '#shared/errors/app-error';
+import { ERRORS, errorDetail, type ErrorCode } from '#shared/errors/catalogue';
 import type { FileFormat } from '../db/schema';
 import { DocumentTooComplex } from './document-work-budget';
 import { DocxError } from './docx-text';
@@ -12,11 +13,24 @@ import { PdfTextError, type PdfFailureReason } from './pdf-failure';
 export type DocumentFailure =
   Exclude<PdfFailureReason, 'not_pdf'> | 'unsupported_format' | 'bad_encoding';
 
+type DocumentFailureCode = Extract<
+  ErrorCode,
+  'unsupported_format' | `pdf_${string}` | `document_${string}`
+>;
+
+/** The catalogue's code for a failure: a PDF has its own words, but no text encoding to fail. */
+function failureCode(reason: DocumentFailure, format: FileFormat | undefined): DocumentFailureCode {
+  if (reason === 'unsupported_format') return reason;
+  if (format === 'pdf' && reason !== 'bad_encoding') return `pdf_${reason}`;
+  return `document_${reason}`;
+}
+
 export class DocumentError extends Error {
   readonly reason: DocumentFailure;
   readonly format: FileFormat | undefined;
-  readonly code: string;
-  readonly status: 415 | 422;
+  readonly code: DocumentFailureCode;
+  /** The catalogue's status for the code: 415 for a format the service does not read, else 422. */
+  readonly status: number;
 
   constructor(
     reason: DocumentFailure,
@@ -28,24 +42,17 @@ export class DocumentError extends Error {
     this.name = 'DocumentError';
     this.reason = reason;
     this.format = format;
-    this.code =
-      reason === 'unsupported_format'
-        ? 'unsupported_format'
-        : `${format === 'pdf' ? 'pdf' : 'document'}_${reason}`;
-    this.status = reason === 'unsupported_format' ? 415 : 422;
+    this.code = failureCode(reason, format);
+    this.status = ERRORS[this.code].status;
   }
 
   toAppError(): AppError {
-    return new AppError(this.status, this.code, this.message, { cause: this });
+    return new AppError(this.code, { detail: this.message, cause: this });
   }
 }
 
 export const unsupportedFormat = () =>
-  new DocumentError(
-    'unsupported_format',
-    undefined,
-    'The file is not a document the service can read. Upload a PDF, a Word document (.docx), HTML, Markdown or plain text.',
-  );
+  new DocumentError('unsupported_format', undefined, errorDetail('unsupported_format'));
 
 const WHAT: Record<Exclude<FileFormat, 'pdf'>, string> = {
   text: 'The text file',

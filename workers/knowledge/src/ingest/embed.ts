@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
-import type { ModelSettings } from '../../../../shared/config/model-config';
-import { AppError } from '../../../../shared/errors/app-error';
+import type { ModelSettings } from '#shared/config/model-config';
+import { AppError } from '#shared/errors/app-error';
 
 export interface BatchLimits {
   /** At most this many inputs per request (OpenAI: 2,048). */
@@ -66,24 +66,25 @@ async function requestEmbeddings(
       { signal },
     );
   } catch (err) {
-    throw new AppError(502, 'model_unavailable', 'The embedding model endpoint failed.', {
+    throw new AppError('model_unavailable', {
+      detail: 'The embedding model endpoint failed.',
       cause: err,
     });
   }
   const vectors = [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
   if (vectors.length !== input.length) {
-    throw new AppError(502, 'model_unavailable', 'The embedding model answered a wrong count.');
+    throw new AppError('model_unavailable', {
+      detail: 'The embedding model answered a wrong count.',
+    });
   }
   return vectors;
 }
 
 function pad(vector: number[], width: number): number[] {
   if (vector.length > width) {
-    throw new AppError(
-      503,
-      'configuration_invalid',
-      `The embedding model returns ${vector.length} dimensions; the vector column holds ${width}.`,
-    );
+    throw new AppError('configuration_invalid', {
+      detail: `The embedding model returns ${vector.length} dimensions; the vector column holds ${width}.`,
+    });
   }
   return vector.length === width
     ? vector

@@ -1,3 +1,5 @@
+import { errorDetail } from '#shared/errors/catalogue';
+
 /**
  * Every way an uploaded PDF can fail, as a {@link PdfTextError} whose `reason` the upload route
  * maps to a status (`not_pdf` → 415, the others → 422) and whose message is safe to show.
@@ -34,17 +36,11 @@ export function describePdfFailure(
   switch (reason) {
     case 'not_pdf':
       return 'The file is not a PDF document. Only PDF files can be uploaded.';
-    case 'encrypted':
-      return 'The PDF is password-protected. Remove the password (for example by printing it to a new PDF) and upload it again.';
-    case 'corrupt':
-      return 'The PDF could not be read: it is damaged or incomplete. Download or export it again and retry.';
     case 'too_many_pages':
       return details.pageCount !== undefined && details.maxPages !== undefined
         ? `The PDF has ${details.pageCount} pages; at most ${details.maxPages} are allowed. Split it into smaller documents.`
-        : 'The PDF has more pages than allowed. Split it into smaller documents.';
-    case 'too_complex':
-      return 'The PDF needs more work to read than allowed (its content decompresses to too much data, or its pages hold too much text). Save or print it again as a new PDF, or split it into smaller documents, and upload that.';
-    case 'no_text':
-      return 'The PDF contains no text that can be extracted, for example because it is a scan. Upload a PDF with selectable text, or run text recognition (OCR) on it first.';
+        : errorDetail('pdf_too_many_pages');
+    default:
+      return errorDetail(`pdf_${reason}`);
   }
 }

@@ -1,8 +1,8 @@
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from 'cloudflare:workers';
-import { createLogger } from '../../../../shared/log/logger';
+import { createLogger } from '#shared/log/logger';
 import { knowledgeConfig } from '../config';
 import { KNOWLEDGE_MODULE } from '../module';
-import { moduleName } from '../../../../shared/module/module-app';
+import { moduleName } from '#shared/module/module-app';
 import {
   begin,
   composePdfText,

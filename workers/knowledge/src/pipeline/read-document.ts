@@ -1,4 +1,5 @@
-import { AppError } from '../../../../shared/errors/app-error';
+import { AppError } from '#shared/errors/app-error';
+import type { ErrorCode } from '#shared/errors/catalogue';
 import type { DetectedFormat } from '../ingest/detect-format';
 import type { PdfLayoutBatch, PdfLayoutOptions } from '../ingest/pdf-text';
 import type { Section } from '../ingest/section-writer';
@@ -35,9 +36,7 @@ export async function checkReader(reader: KnowledgeEnv['READER']) {
     const answer = (await reader.ping()) as unknown as Partial<Disposable>;
     answer[Symbol.dispose]?.();
   } catch (err) {
-    throw new AppError(503, 'reader_unavailable', 'The document reader is unavailable.', {
-      cause: err,
-    });
+    throw new AppError('reader_unavailable', { cause: err });
   }
   return { ok: true as const, latency_ms: Date.now() - started };
 }
@@ -48,7 +47,7 @@ async function call<T>(rpc: () => Promise<ReadResult<T>>): Promise<ReadResult<T>
     // The RPC stub's result type is a stub of the value; the value is what crosses.
     result = (await rpc()) as ReadResult<T> & Partial<Disposable>;
   } catch (err) {
-    throw new AppError(503, READER_FAILED, 'Reading the document failed.', { cause: err });
+    throw new AppError(READER_FAILED, { cause: err });
   }
   // An RPC result holds the call's resources until it is disposed of; the value is plain data.
   result[Symbol.dispose]?.();
@@ -56,4 +55,4 @@ async function call<T>(rpc: () => Promise<ReadResult<T>>): Promise<ReadResult<T>
 }
 
 /** The error code of a reader that failed, recorded on the file while its step is retried. */
-export const READER_FAILED = 'document_reader_failed';
+export const READER_FAILED = 'document_reader_failed' satisfies ErrorCode;

@@ -1,8 +1,8 @@
 import { NonRetryableError } from 'cloudflare:workflows';
-import { ingestDb } from '../../../../shared/db/request-db';
-import { toAppError } from '../../../../shared/errors/classify';
-import type { Logger } from '../../../../shared/log/logger';
-import { createModelClient } from '../../../../shared/model/client';
+import { ingestDb } from '#shared/db/request-db';
+import { toAppError } from '#shared/errors/classify';
+import type { Logger } from '#shared/log/logger';
+import { createModelClient } from '#shared/model/client';
 import { knowledgeConfig, type IngestSettings } from '../config';
 import * as schema from '../db/schema';
 import { EMBEDDING_COLUMN_DIMENSIONS, type FileFormat } from '../db/schema';

@@ -1,10 +1,9 @@
-import { eq, sql } from 'drizzle-orm';
-import { httpDatabase } from '../../../../shared/db/database';
-import { ingestDb } from '../../../../shared/db/request-db';
-import type { Logger } from '../../../../shared/log/logger';
+import { ingestDb } from '#shared/db/request-db';
+import type { Logger } from '#shared/log/logger';
 import { knowledgeConfig } from '../config';
 import * as schema from '../db/schema';
-import { files, type FileStatus } from '../db/schema';
+import type { FileStatus } from '../db/schema';
+import { claimStalledFiles, setWorkflow } from '../store/ingest';
 import type { IngestParams } from './ingest-workflow';
 
 /** The workflow binding, as the knowledge worker's Env declares it. */
@@ -64,13 +63,11 @@ export async function reviveStalledIngests(env: KnowledgeEnv, log: Logger): Prom
   // It acts for no user and sees no file through the policies: claiming stalled files is a
   // function of its own (migrations 0009, 0018), and each revived file is then updated in its
   // scope.
-  const { rows: claimed } = await httpDatabase(config.database, schema).execute<{
-    id: string;
-    workflow_id: string | null;
-    gave_up: boolean;
-  }>(
-    sql`select * from kbchat_claim_stalled_files(${config.ingest.staleSeconds}, ${PER_PASS}, ${config.ingest.maxRevivals})`,
-  );
+  const claimed = await claimStalledFiles(config.database, {
+    staleSeconds: config.ingest.staleSeconds,
+    limit: PER_PASS,
+    maxRevivals: config.ingest.maxRevivals,
+  });
   for (const file of claimed) {
     if (file.gave_up) {
       await stopIngest(env.INGEST, { workflowId: file.workflow_id, status: 'processing' });
@@ -81,7 +78,7 @@ export async function reviveStalledIngests(env: KnowledgeEnv, log: Logger): Prom
     if (!revived) {
       const workflowId = await startIngest(env.INGEST, file.id, 1);
       const kdb = ingestDb(config.database, schema, file.id);
-      await kdb.run(kdb.db.update(files).set({ workflowId }).where(eq(files.id, file.id)));
+      await kdb.run(setWorkflow(kdb.db, file.id, workflowId));
     }
     log.info('stalled ingest revived', { file_id: file.id, resumed: revived });
   }

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import {
   collectionMembers,
   collections,
@@ -106,3 +106,10 @@ export const updateMember = (
 
 export const deleteMember = (db: Queries, collectionId: string, userId: string) =>
   db.delete(collectionMembers).where(member(collectionId, userId)).returning();
+
+/** Which of these collections the caller can read (the policies decide). */
+export const readableAmong = (db: Queries, ids: readonly string[]) =>
+  db
+    .select({ id: collections.id })
+    .from(collections)
+    .where(inArray(collections.id, [...ids]));

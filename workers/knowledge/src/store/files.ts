@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import type { RequestDb } from '../../../../shared/db/request-db';
+import type { RequestDb } from '#shared/db/request-db';
 import type * as schema from '../db/schema';
 import { chunks, collections, filePages, files, manageFile } from '../db/schema';
 
@@ -121,3 +121,27 @@ export function nearestChunksQuery(vector: number[], options: NearestOptions) {
     left join ${filePages} p on p.file_id = c.file_id and p.page = c.page
     order by c.distance, c.id`;
 }
+
+/** A failed file, queued again for a new workflow instance (a person's retry). */
+export const requeueFile = (db: Queries, id: string, workflowId: string) =>
+  db
+    .update(files)
+    .set({
+      status: 'queued',
+      errorCode: null,
+      errorMessage: null,
+      workflowId,
+      // A retry is a person's decision: the watchdog's count of revivals starts again.
+      revivals: 0,
+      updatedAt: new Date(),
+    })
+    .where(eq(files.id, id))
+    .returning();
+
+/** A file, with its chunks (the (file, collection) foreign key cascades), into a collection. */
+export const moveFile = (db: Queries, id: string, collectionId: string) =>
+  db.update(files).set({ collectionId, updatedAt: new Date() }).where(eq(files.id, id)).returning();
+
+/** A new file row, queued: the upload's original is stored already. */
+export const insertFile = (db: Queries, row: typeof files.$inferInsert) =>
+  db.insert(files).values(row).returning();

@@ -1,6 +1,8 @@
 import { and, asc, between, count, eq, sql } from 'drizzle-orm';
+import { httpDatabase, type DatabaseSettings } from '#shared/db/database';
 import type { PageLayout } from '../ingest/pdf-text';
 import { tsvectorText } from '../ingest/search-terms';
+import * as schema from '../db/schema';
 import { chunks, filePages, files, pageLayouts, type FileStatus } from '../db/schema';
 import type { KnowledgeDb, Queries } from './files';
 
@@ -12,6 +14,30 @@ import type { KnowledgeDb, Queries } from './files';
 
 /** Statements stay a few MB: well inside what one HTTP request carries (10 MB). */
 const BYTES_PER_STATEMENT = 3 * 1024 * 1024;
+
+/**
+ * The watchdog's claim (db/functions: kbchat_claim_stalled_files): files whose ingest stopped
+ * moving, marked as looked after now; `gave_up` for those revived too often without progress,
+ * which the claim failed. It acts for no user: the function is the one thing it may do to files
+ * in general.
+ */
+export async function claimStalledFiles(
+  database: DatabaseSettings,
+  options: { staleSeconds: number; limit: number; maxRevivals: number },
+) {
+  const { rows } = await httpDatabase(database, schema).execute<{
+    id: string;
+    workflow_id: string | null;
+    gave_up: boolean;
+  }>(
+    sql`select * from kbchat_claim_stalled_files(${options.staleSeconds}, ${options.limit}, ${options.maxRevivals})`,
+  );
+  return rows;
+}
+
+/** The workflow instance now working on the file (a revival replaced the one that ended). */
+export const setWorkflow = (db: Queries, id: string, workflowId: string) =>
+  db.update(files).set({ workflowId }).where(eq(files.id, id));
 
 export const fileForIngest = (db: Queries, id: string) =>
   db.select().from(files).where(eq(files.id, id)).limit(1);

@@ -1,0 +1,149 @@
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type { RequestDb } from '#shared/db/request-db';
+import { sqlStateOf } from '#shared/db/sql-state';
+import { AppError, notFound } from '#shared/errors/app-error';
+import { revokeUserApiKeys } from './api-keys';
+import type * as schema from '../db/schema';
+import { users, type User } from '../db/schema';
+
+export type AuthDb = RequestDb<typeof schema>;
+
+/** Usernames are compared NFKC-normalised and without regard to case. */
+const byName = (username: string) =>
+  sql`lower(${users.username}) = lower(${username.normalize('NFKC')})`;
+
+export const userByName = (adb: AuthDb, username: string) =>
+  adb.db.select().from(users).where(byName(username)).limit(1);
+
+/**
+ * The same password stored under the current hashing parameters: not a change of password, so
+ * the user's sessions stay (unlike setPassword).
+ */
+export const rehashedPassword = (adb: AuthDb, id: string, passwordHash: string) =>
+  adb.db.update(users).set({ passwordHash }).where(eq(users.id, id));
+
+export const userById = (adb: AuthDb, id: string) =>
+  adb.db.select().from(users).where(eq(users.id, id)).limit(1);
+
+export async function requireUser(adb: AuthDb, id: string): Promise<User> {
+  const [user] = await adb.run(userById(adb, id));
+  if (!user) throw notFound('user');
+  return user;
+}
+
+/** Creates a user; a name taken in any letter case is a 409. */
+export async function createUser(
+  adb: AuthDb,
+  values: { username: string; passwordHash: string; isSuperAdmin?: boolean },
+): Promise<User> {
+  const [user] = await adb.run(
+    adb.db.insert(users).values(values).onConflictDoNothing().returning(),
+  );
+  if (!user) throw new AppError('username_taken');
+  return user;
+}
+
+export async function listUsers(adb: AuthDb, page: number, size: number) {
+  const [items, [total]] = await adb.batch([
+    adb.db
+      .select()
+      .from(users)
+      .orderBy(asc(users.createdAt), asc(users.id))
+      .limit(size)
+      .offset((page - 1) * size),
+    adb.db.select({ n: count() }).from(users),
+  ]);
+  return { items, total: total?.n ?? 0 };
+}
+
+/** Moves the user's session epoch on: every token issued before stops working at once. */
+export const endSessions = sql`${users.sessionEpoch} + 1`;
+
+/**
+ * Sets a new password hash and ends the user's sessions; `expectedHash` (when given) makes it
+ * a compare-and-set, so a password checked a moment ago cannot have changed meanwhile.
+ */
+export async function setPassword(
+  adb: AuthDb,
+  id: string,
+  passwordHash: string,
+  expectedHash?: string,
+): Promise<User | undefined> {
+  const where = expectedHash
+    ? and(eq(users.id, id), eq(users.passwordHash, expectedHash))
+    : eq(users.id, id);
+  const [user] = await adb.run(
+    adb.db
+      .update(users)
+      .set({ passwordHash, sessionEpoch: endSessions, updatedAt: new Date() })
+      .where(where)
+      .returning(),
+  );
+  return user;
+}
+
+/** Ends every session of a user (log out everywhere). */
+export async function endAllSessions(adb: AuthDb, id: string): Promise<User> {
+  const [user] = await adb.run(
+    adb.db
+      .update(users)
+      .set({ sessionEpoch: endSessions, updatedAt: new Date() })
+      .where(eq(users.id, id))
+      .returning(),
+  );
+  if (!user) throw notFound('user');
+  return user;
+}
+
+/**
+ * Changes that could take away the last active super admin (demote, disable, delete): one
+ * batch of [lock, change, check] — the check raises when no active super admin is left and
+ * the whole batch rolls back. A role change or disabling ends the user's sessions; disabling
+ * also revokes (deletes) every API key of the user in the same batch, so that enabling them
+ * again brings back no credential made before (deleting the user cascades to their keys).
+ */
+export async function changeUserGuardingLastAdmin(
+  adb: AuthDb,
+  id: string,
+  change: { isSuperAdmin?: boolean; disabled?: boolean } | 'delete',
+): Promise<User | undefined> {
+  const lock = adb.db.execute(sql`select pg_advisory_xact_lock(hashtext('kbchat.super_admins'))`);
+  const check = adb.db.execute(sql`select kbchat_assert_super_admin_remains()`);
+  const apply =
+    change === 'delete'
+      ? adb.db.delete(users).where(eq(users.id, id)).returning()
+      : adb.db
+          .update(users)
+          .set({
+            ...change,
+            // Every change of role or status ends the sessions: a token's role is then current.
+            sessionEpoch: sessionEpochAfter(change),
+            updatedAt: new Date(),
+          })
+          .where(eq(users.id, id))
+          .returning();
+  try {
+    const disabling = change !== 'delete' && change.disabled === true;
+    const [, [user]] = disabling
+      ? await adb.batch([lock, apply, revokeUserApiKeys(adb, id), check])
+      : await adb.batch([lock, apply, check]);
+    if (!user) throw notFound('user');
+    return change === 'delete' ? undefined : user;
+  } catch (err) {
+    if (sqlStateOf(err) === 'KBA01') {
+      throw new AppError('last_super_admin');
+    }
+    throw err;
+  }
+}
+
+/** A role or status that actually changes ends the sessions; setting the same value does not. */
+function sessionEpochAfter(change: { isSuperAdmin?: boolean; disabled?: boolean }) {
+  const changed = [
+    change.isSuperAdmin === undefined
+      ? sql`false`
+      : sql`${users.isSuperAdmin} <> ${change.isSuperAdmin}`,
+    change.disabled === undefined ? sql`false` : sql`${users.disabled} <> ${change.disabled}`,
+  ];
+  return sql`case when ${sql.join(changed, sql` or `)} then ${users.sessionEpoch} + 1 else ${users.sessionEpoch} end`;
+}

@@ -1,0 +1,42 @@
+import type { z } from 'zod';
+import type { ChatMode, ChatRefusal, ChatSource } from '#shared/contracts/chat';
+import type { MessageStatus } from '../db/schema';
+import { REFUSAL_CODES, type ChatErrorCode } from '#shared/errors/catalogue';
+import type { Language } from './language';
+
+type Source = z.output<typeof ChatSource>;
+
+/**
+ * How a chat turn ended, filled in by answer() as the stream goes, so that the turn is stored
+ * (and the OpenAI-compatible door's end told) as it was when the stream stopped, however it
+ * stopped. It starts `incomplete`: a stream the client leaves before `done` keeps that status
+ * with the answer so far.
+ */
+export interface TurnOutcome {
+  status: MessageStatus;
+  code: ChatErrorCode | undefined;
+  /** The model's text (not the stream's markup-neutralised copy), or the refusal/error text. */
+  answer: string;
+  sources: Source[];
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | undefined;
+  mode: z.output<typeof ChatMode> | undefined;
+  language: Language;
+  /** Why a similarity refusal refused (its `refusal` event); not stored, only told. */
+  refusal: z.output<typeof ChatRefusal> | undefined;
+}
+
+export function startOutcome(language: Language): TurnOutcome {
+  return {
+    status: 'incomplete',
+    code: undefined,
+    answer: '',
+    sources: [],
+    usage: undefined,
+    mode: undefined,
+    language,
+    refusal: undefined,
+  };
+}
+
+/** Error codes that are refusals (the service declined), not failures (it could not). */
+export const refusalCodes: ReadonlySet<ChatErrorCode> = new Set(REFUSAL_CODES);

@@ -1,0 +1,21 @@
+import type { Principal } from '#shared/auth/roles';
+import type { chatService } from '#shared/contracts/chat';
+import type { ServiceImpl } from '#shared/service';
+import { chat } from './handlers/chat';
+import * as conversations from './handlers/conversations';
+import { health } from './handlers/health';
+import { createChatCompletion, listModels } from './handlers/openai';
+
+/** The chat service: each declared method's handler, the same over HTTP and RPC. */
+export const chatImpl: ServiceImpl<typeof chatService, ChatEnv, Principal> = {
+  GetHealth: health,
+  Chat: chat,
+  CreateChatCompletion: createChatCompletion,
+  ListModels: listModels,
+  GetConversations: conversations.listConversations,
+  GetConversation: conversations.getConversation,
+  PutConversation: conversations.renameConversation,
+  DeleteConversation: conversations.deleteConversation,
+  PutMessageFeedback: conversations.putFeedback,
+  GetUnhelpfulAnswers: conversations.listUnhelpful,
+};

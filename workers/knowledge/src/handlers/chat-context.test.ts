@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import type { ChunkOnPage } from '../store/chat-context';
+import { pagesWithin } from './chat-context';
+
+const FILE = '3c40320a-0000-4000-8000-000000000001';
+let nextId = 1;
+const chunk = (page: number, similarity: number, pageText: string, content = `c${page}`) =>
+  ({
+    id: nextId++,
+    similarity,
+    content,
+    file_id: FILE,
+    file_name: 'a.pdf',
+    page,
+    section: null,
+    page_text: pageText,
+  }) satisfies ChunkOnPage;
+
+describe('pagesWithin', () => {
+  it('takes whole pages, best first, while they fit; a page is given once', () => {
+    // Page 7 (20 characters) no longer fits the 10 left: its retrieved chunk (2) does.
+    const pages = pagesWithin(
+      [
+        chunk(2, 0.9, 'b'.repeat(40)),
+        chunk(5, 0.8, 'e'.repeat(50)),
+        chunk(2, 0.7, 'b'.repeat(40)),
+        chunk(7, 0.6, 'g'.repeat(20)),
+      ],
+      100,
+    );
+    expect(pages.map((p) => [p.page, p.text.length, p.similarity, p.excerpt])).toEqual([
+      [2, 40, 0.9, false],
+      [5, 50, 0.8, false],
+      [7, 2, 0.6, true],
+    ]);
+  });
+
+  it('a page too long for what is left: its retrieved chunks, each whole, marked excerpt', () => {
+    const pages = pagesWithin(
+      [chunk(1, 0.9, 'x'.repeat(500), 'first part'), chunk(1, 0.8, 'x'.repeat(500), 'second part')],
+      100,
+    );
+    expect(pages).toEqual([
+      expect.objectContaining({ page: 1, text: 'first part\n…\nsecond part', excerpt: true }),
+    ]);
+  });
+
+  it('counts characters, not UTF-16 units, and never exceeds the budget', () => {
+    const han = '𠀀'.repeat(10); // 10 characters, 20 UTF-16 units
+    expect(pagesWithin([chunk(1, 0.9, han)], 10)).toHaveLength(1);
+    expect(pagesWithin([chunk(1, 0.9, han, '𠀀'.repeat(11))], 9)).toEqual([]);
+  });
+});

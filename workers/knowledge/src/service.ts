@@ -1,0 +1,57 @@
+import type { Principal } from '#shared/auth/roles';
+import type { knowledgeService } from '#shared/contracts/knowledge';
+import { checkDatabase } from '#shared/db/health';
+import { moduleName } from '#shared/module/module-app';
+import type { ServiceImpl } from '#shared/service';
+import { knowledgeConfig } from './config';
+import { chatContext } from './handlers/chat-context';
+import {
+  addMember,
+  changeMember,
+  createCollection,
+  deleteCollection,
+  getCollection,
+  listCollections,
+  listMembers,
+  removeMember,
+  renameCollection,
+} from './handlers/collections';
+import { download, list, move, progress, remove, retry, status } from './handlers/files';
+import { query } from './handlers/query';
+import { upload } from './handlers/upload';
+import { KNOWLEDGE_MODULE } from './module';
+import { checkReader } from './pipeline/read-document';
+import { reviveSoon } from './pipeline/watchdog';
+
+/** The knowledge service, the same over HTTP and RPC. */
+export const knowledgeImpl: ServiceImpl<typeof knowledgeService, KnowledgeEnv, Principal> = {
+  GetHealth: async (_, ctx) => {
+    // After a local restart the first health check (npm run dev waits on it) gets stalled
+    // ingests going again; on Cloudflare the cron trigger does it too.
+    reviveSoon(ctx.env, ctx.log, ctx.waitUntil);
+    const [database, reader] = await Promise.all([
+      checkDatabase(knowledgeConfig(ctx.env).database),
+      checkReader(ctx.env.READER),
+    ]);
+    return { module: moduleName(ctx.env, KNOWLEDGE_MODULE), database, reader };
+  },
+  Upload: upload,
+  GetFileStatus: status,
+  GetFileProgress: progress,
+  PostFileRetry: retry,
+  GetList: list,
+  GetQuery: query,
+  GetContext: chatContext,
+  DeleteFile: remove,
+  GetDownload: download,
+  PostFileMove: move,
+  GetCollections: listCollections,
+  GetCollection: getCollection,
+  PostCollection: createCollection,
+  PutCollection: renameCollection,
+  DeleteCollection: deleteCollection,
+  GetCollectionMembers: listMembers,
+  PostCollectionMember: addMember,
+  PutCollectionMember: changeMember,
+  DeleteCollectionMember: removeMember,
+};
