@@ -73,4 +73,4 @@ export function renderInSession(ui: ComponentChildren, session: AppContext = tes
 
 /** A refusal as the typed client throws it: status, stable code, the service's words. */
 export const refusal = (status: number, code: string, detail = code) =>
-  new AppError(status as 400, code, detail);
+  AppError.foreign(status as 400, code, detail);
