@@ -3,7 +3,7 @@ import { createApi, failureOf, type Failure, type User } from './api/services';
 import { t, type Localized } from './i18n/bind';
 import { failureMessage } from './i18n/failure';
 import { LoginPage, type LoginReason } from './login/login-page';
-import { MainHost } from './main-host';
+import { MainScreen } from './main/main-screen';
 import { session } from './session';
 
 const SESSION_LOST = t((m) => m.app.sessionLost);
@@ -84,7 +84,7 @@ export function App() {
     <>
       <LoginPage api={api} hidden={!login} shown={login ?? {}} onLoggedIn={onLoggedIn} />
       {me && (
-        <MainHost key={me.id} api={api} me={me} shown={loggedIn} fail={fail} logout={logout} />
+        <MainScreen key={me.id} api={api} me={me} shown={loggedIn} fail={fail} logout={logout} />
       )}
     </>
   );

@@ -1,14 +1,13 @@
-import type { Failure, UploadResult } from './api/services';
-import { isAbort, type AppContext } from './context';
-import { h, replace } from './dom';
-import { fileErrorText, progressShown } from './file-progress-text';
-import { t, type Localized } from './i18n/bind';
-import { failureText } from './i18n/failure';
-import { formatBytes } from './i18n/format';
-import type { Messages } from './i18n/messages';
-import type { KnowledgeStore } from './knowledge-store';
-import { createProgressBar, type ProgressBar } from './progress-bar';
-import { xhrTransport } from './xhr';
+import { signal } from '@preact/signals';
+import type { Failure, UploadResult } from '../api/services';
+import { isAbort, type AppContext } from '../context';
+import { fileErrorText, progressShown } from '../file-progress-text';
+import { t, type Localized } from '../i18n/bind';
+import { failureText } from '../i18n/failure';
+import { formatBytes } from '../i18n/format';
+import type { Messages } from '../i18n/messages';
+import type { KnowledgeStore } from '../knowledge-store';
+import { xhrTransport } from '../xhr';
 
 /** At most this many files send their bytes at once; the rest wait their turn. */
 const PARALLEL_UPLOADS = 2;
@@ -25,7 +24,7 @@ type UploadState =
   | { kind: 'cancelled' };
 
 /** What a row shows (its `data-state`); a stored file's comes from its progress. */
-type Shown =
+export type Shown =
   | 'queued'
   | 'uploading'
   | 'sent'
@@ -36,84 +35,58 @@ type Shown =
   | 'deleted'
   | 'cancelled';
 
+/** One upload as its row shows it. */
+export interface UploadView {
+  key: number;
+  file: File;
+  /** Another collection's upload: its row waits until that collection is shown again. */
+  hidden: boolean;
+  shown: Shown;
+  cancellable: boolean;
+  bar: { label: Localized; fraction: number | undefined; text: Localized } | undefined;
+  status: Localized;
+}
+
 interface Upload {
+  key: number;
   file: File;
   /** The collection chosen when the file was added: it goes there whatever is chosen later. */
   collectionId: string | undefined;
   state: UploadState;
   controller: AbortController;
-  row: HTMLLIElement;
-  bar: ProgressBar;
-  status: HTMLParagraphElement;
-  cancel: HTMLButtonElement;
   /** What the row showed last: outcomes are announced once, when they change. */
   shown?: Shown;
 }
 
-export interface UploadList {
-  readonly element: HTMLElement;
-  enqueue(files: File[]): void;
-}
-
 /**
- * The uploads of this page: each file's bytes with a progress bar, then — once the service has
- * stored it and answered at once — its reading and indexing, followed through the store, until
- * it is ready or failed. What is worth hearing (a file ready, a file failed, all done) goes to
- * a status region once; the bars are read on demand. Each upload goes into the collection
- * chosen when it was added, and its row shows while that collection is the one shown (the
- * store follows the files of that one only).
+ * The uploads of this page: each file's bytes, then — once the service has stored it and
+ * answered at once — its reading and indexing, followed through the store, until it is ready
+ * or failed. What is worth hearing (a file ready, a file failed, all done) is announced once.
+ * Each upload goes into the collection chosen when it was added, and its row shows while that
+ * collection is the one shown (the store follows the files of that one only).
  */
-export function createUploadList(ctx: AppContext, store: KnowledgeStore): UploadList {
+export function createUploadQueue(ctx: AppContext, store: KnowledgeStore) {
   const uploads: Upload[] = [];
-  const list = h('ul', { class: 'uploads', 'aria-label': t((m) => m.files.uploads) });
-  const clear = h(
-    'button',
-    { type: 'button', class: 'link-button', hidden: true, on: { click: () => clearFinished() } },
-    t((m) => m.files.clearFinished),
-  );
-  const announcer = h('p', { class: 'visually-hidden', role: 'status' });
-  const element = h('div', { class: 'uploads-box' }, list, clear, announcer);
+  let keys = 0;
+  const rows = signal<readonly UploadView[]>([]);
+  const announcement = signal<Localized | undefined>(undefined);
+  const finished = signal(false);
 
   function enqueue(files: File[]): void {
     for (const file of files) {
-      const controller = new AbortController();
-      const upload: Upload = {
+      keys += 1;
+      uploads.push({
+        key: keys,
         file,
         collectionId: store.collection?.id,
         state: { kind: 'queued' },
-        controller,
-        row: h('li', { class: 'upload' }),
-        bar: createProgressBar(t((m) => m.files.progressWaiting(file.name))),
-        status: h('p', { class: 'upload-status' }),
-        cancel: h(
-          'button',
-          {
-            type: 'button',
-            class: 'link-button',
-            'aria-label': t((m) => m.files.cancelUpload(file.name)),
-            on: { click: () => cancel(upload) },
-          },
-          t((m) => m.files.cancel),
-        ),
-      };
-      upload.row.append(
-        h(
-          'div',
-          { class: 'upload-head' },
-          h('span', { class: 'upload-name' }, file.name),
-          h('span', { class: 'upload-size' }, formatBytes(file.size)),
-        ),
-        upload.bar.element,
-        upload.status,
-        upload.cancel,
-      );
-      uploads.push(upload);
-      list.append(upload.row);
-      render(upload);
+        controller: new AbortController(),
+      });
     }
     const added = files.length;
     say(t((m) => m.files.added(added)));
-    clear.hidden = true;
+    finished.value = false;
+    publish();
     pump();
   }
 
@@ -164,8 +137,11 @@ export function createUploadList(ctx: AppContext, store: KnowledgeStore): Upload
 
   function set(upload: Upload, state: UploadState): void {
     upload.state = state;
-    render(upload);
+    publish();
   }
+
+  const isShown = (upload: Upload) =>
+    upload.collectionId === undefined || upload.collectionId === store.collection?.id;
 
   /** A stored file as the store knows it now; before the list has it, as the upload answered. */
   function shownOf(upload: Upload): Shown {
@@ -181,54 +157,58 @@ export function createUploadList(ctx: AppContext, store: KnowledgeStore): Upload
     return status === 'ready' ? 'added' : status === 'failed' ? 'failed' : 'processing';
   }
 
-  const isShown = (upload: Upload) =>
-    upload.collectionId === undefined || upload.collectionId === store.collection?.id;
-
-  function render(upload: Upload): void {
-    const { file, state, bar } = upload;
-    upload.row.hidden = !isShown(upload);
-    const shown = shownOf(upload);
-    upload.row.dataset.state = shown;
-    upload.cancel.hidden = !(state.kind === 'queued' || state.kind === 'uploading');
-
-    const stored = state.kind === 'stored' ? state : undefined;
-    const current = stored && (store.fileById(stored.result.id) ?? stored.result);
-    const progress = current && progressShown(current, store.fileById(current.id)?.format);
-    bar.element.hidden = !(
-      shown === 'queued' ||
-      shown === 'uploading' ||
-      shown === 'sent' ||
-      (shown === 'processing' && progress)
-    );
-    if (state.kind === 'queued') {
-      bar.label(t((m) => m.files.progressWaiting(file.name)));
-      bar.set(
-        0,
-        t((m) => m.files.waiting),
-      );
-    } else if (state.kind === 'uploading') {
-      const fraction = state.fraction;
-      bar.label(t((m) => m.files.progressUploading(file.name)));
-      bar.set(
-        fraction,
-        t((m) => m.files.uploading(fraction)),
-      );
-    } else if (state.kind === 'sent') {
-      bar.label(t((m) => m.files.progressProcessing(file.name)));
-      bar.set(
-        undefined,
-        t((m) => m.files.sent),
-      );
-    } else if (progress) {
-      bar.label(t((m) => m.files.progressProcessing(file.name)));
-      bar.set(progress.fraction, progress.text);
-    }
-    replace(upload.status, statusText(upload, shown, progress?.text));
-    if (shown !== upload.shown) {
+  /** Every row as it is now; outcomes that changed are announced. */
+  function publish(): void {
+    const views = uploads.map(viewOf);
+    for (const upload of uploads) {
+      const shown = views.find((view) => view.key === upload.key)!.shown;
+      if (shown === upload.shown) continue;
       const before = upload.shown;
       upload.shown = shown;
       if (before !== undefined) announce(upload, shown);
     }
+    rows.value = views;
+  }
+
+  function viewOf(upload: Upload): UploadView {
+    const { file, state } = upload;
+    const shown = shownOf(upload);
+    const stored = state.kind === 'stored' ? state : undefined;
+    const current = stored && (store.fileById(stored.result.id) ?? stored.result);
+    const progress = current && progressShown(current, store.fileById(current.id)?.format);
+    const name = file.name;
+    let bar: UploadView['bar'];
+    if (state.kind === 'queued') {
+      bar = {
+        label: t((m) => m.files.progressWaiting(name)),
+        fraction: 0,
+        text: t((m) => m.files.waiting),
+      };
+    } else if (state.kind === 'uploading') {
+      const fraction = state.fraction;
+      bar = {
+        label: t((m) => m.files.progressUploading(name)),
+        fraction,
+        text: t((m) => m.files.uploading(fraction)),
+      };
+    } else if (state.kind === 'sent') {
+      bar = {
+        label: t((m) => m.files.progressProcessing(name)),
+        fraction: undefined,
+        text: t((m) => m.files.sent),
+      };
+    } else if (shown === 'processing' && progress) {
+      bar = { label: t((m) => m.files.progressProcessing(name)), ...progress };
+    }
+    return {
+      key: upload.key,
+      file,
+      hidden: !isShown(upload),
+      shown,
+      cancellable: state.kind === 'queued' || state.kind === 'uploading',
+      bar,
+      status: statusText(upload, shown, progress?.text),
+    };
   }
 
   function statusText(upload: Upload, shown: Shown, progress?: Localized): Localized {
@@ -276,7 +256,7 @@ export function createUploadList(ctx: AppContext, store: KnowledgeStore): Upload
       parts.push(t((m) => m.files.announceFailed(name, reason.select(m))));
     }
     if (isFinished(shown) && uploads.every((u) => u.shown && isFinished(u.shown))) {
-      clear.hidden = false;
+      finished.value = true;
       const failed = uploads.filter((u) => u.shown === 'failed' || u.shown === 'deleted').length;
       parts.push(t((m) => (failed ? m.files.finishedWithFailures(failed) : m.files.finished)));
     }
@@ -284,28 +264,35 @@ export function createUploadList(ctx: AppContext, store: KnowledgeStore): Upload
   }
 
   function say(text: Localized): void {
-    replace(announcer, text);
+    announcement.value = text;
   }
 
-  function cancel(upload: Upload): void {
+  function cancel(key: number): void {
+    const upload = uploads.find((u) => u.key === key);
+    if (!upload) return;
     if (upload.state.kind === 'queued') set(upload, { kind: 'cancelled' });
     upload.controller.abort();
   }
 
   function clearFinished(): void {
     for (const upload of uploads.filter((u) => u.shown && isFinished(u.shown))) {
-      upload.row.remove();
       uploads.splice(uploads.indexOf(upload), 1);
     }
-    clear.hidden = true;
+    finished.value = false;
+    publish();
   }
 
   // Stored files move on with the store, and rows show with their collection: they follow it.
-  store.subscribe(() => uploads.forEach(render));
-  ctx.signal.addEventListener('abort', () => uploads.forEach((u) => u.controller.abort()));
+  const unsubscribe = store.subscribe(publish);
+  ctx.signal.addEventListener('abort', () => {
+    unsubscribe();
+    uploads.forEach((u) => u.controller.abort());
+  });
 
-  return { element, enqueue };
+  return { rows, announcement, finished, enqueue, cancel, clearFinished };
 }
+
+export type UploadQueue = ReturnType<typeof createUploadQueue>;
 
 const isFinished = (shown: Shown) =>
   shown === 'added' ||

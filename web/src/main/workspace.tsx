@@ -1,0 +1,49 @@
+import { useLayoutEffect, useRef } from 'preact/hooks';
+import type { CollectionStore } from '../collection-store';
+import { useStore } from '../components/use-store';
+import { FilesPanel } from '../files/files-panel';
+import { formatInteger } from '../i18n/format';
+import { messages } from '../i18n/messages';
+import type { KnowledgeStore } from '../knowledge-store';
+
+export type Pane = 'chat' | 'files';
+
+export interface WorkspaceProps {
+  store: KnowledgeStore;
+  collections: CollectionStore;
+  /** The chat panel, made once per session so that the conversation survives page switches. */
+  chatPanel: HTMLElement;
+  pane: Pane;
+  showPane(pane: Pane): void;
+}
+
+/**
+ * The files and the chat side by side; on a narrow screen one pane shows at a time and a pair
+ * of toggle buttons switches them.
+ */
+export function Workspace({ store, collections, chatPanel, pane, showPane }: WorkspaceProps) {
+  useStore(store);
+  const m = messages();
+  const count = store.files?.length;
+  const chatSlot = useRef<HTMLDivElement>(null);
+  // The chat panel is not a component yet: its element takes the slot's place.
+  useLayoutEffect(() => {
+    const slot = chatSlot.current!;
+    slot.replaceWith(chatPanel);
+    return () => chatPanel.replaceWith(slot);
+  }, [chatPanel]);
+  return (
+    <div class="workspace" data-pane={pane}>
+      <div class="pane-tabs" role="group" aria-label={m.app.panes}>
+        <button type="button" aria-pressed={pane === 'chat'} onClick={() => showPane('chat')}>
+          {m.app.chat}
+        </button>
+        <button type="button" aria-pressed={pane === 'files'} onClick={() => showPane('files')}>
+          <span>{count === undefined ? m.app.files : m.app.filesCount(formatInteger(count))}</span>
+        </button>
+      </div>
+      <FilesPanel store={store} collections={collections} />
+      <div ref={chatSlot} />
+    </div>
+  );
+}
