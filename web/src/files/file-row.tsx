@@ -1,5 +1,5 @@
 import type { ComponentChildren, RefObject } from 'preact';
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { KnowledgeFile } from '../api/services';
 import { DownloadLink } from '../components/download-link';
 import { ProgressBar } from '../components/progress-bar';
@@ -46,10 +46,11 @@ export function FileRow({ file, selected, canManage, actions }: FileRowProps) {
   const badgeStatus = file.status === 'ready' || file.status === 'UNKNOWN' ? null : file.status;
   const { pages, chunks, size, format, uploader, created_at } = file;
 
-  // Retry goes away once the retry is under way: its focus goes on to Delete.
-  useLayoutEffect(() => {
-    if (!failed && document.activeElement === retryButton.current) deleteButton.current?.focus();
-  }, [failed]);
+  // Retry goes away once the retry is under way: its focus goes on to Delete first, while
+  // Retry is still shown (a browser takes the focus from a hidden button to the page).
+  if (!failed && retryButton.current && document.activeElement === retryButton.current) {
+    deleteButton.current?.focus();
+  }
 
   return (
     <li

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Api, Failure, User } from '../api/services';
-import { createChatPanel } from '../chat-panel';
+import { createChatSession } from '../chat/chat-session';
 import { CollectionPage } from '../collection/collection-page';
 import { createCollectionStore } from '../collection-store';
 import { Session, type AppContext } from '../context';
@@ -37,10 +37,10 @@ export function MainScreen({ api, me, shown, fail, logout }: MainScreenProps) {
     };
     const collections = createCollectionStore(ctx);
     const store = createKnowledgeStore(ctx, collections);
-    const chatPanel = createChatPanel(ctx, store, collections);
-    return { teardown, ctx, collections, store, chatPanel };
+    const chat = createChatSession(ctx, store, collections);
+    return { teardown, ctx, collections, store, chat };
   });
-  const { ctx, collections, store, chatPanel } = session;
+  const { ctx, collections, store, chat } = session;
   const [route, setRoute] = useState<Route>(() => routeOf(location.hash));
   const [pane, showPane] = useState<Pane>('chat');
   const outlet = useRef<HTMLElement>(null);
@@ -104,7 +104,7 @@ export function MainScreen({ api, me, shown, fail, logout }: MainScreenProps) {
             <Workspace
               store={store}
               collections={collections}
-              chatPanel={chatPanel}
+              chat={chat}
               pane={pane}
               showPane={showPane}
             />

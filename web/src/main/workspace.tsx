@@ -1,4 +1,5 @@
-import { useLayoutEffect, useRef } from 'preact/hooks';
+import { ChatPanel } from '../chat/chat-panel';
+import type { ChatSession } from '../chat/chat-session';
 import type { CollectionStore } from '../collection-store';
 import { useStore } from '../components/use-store';
 import { FilesPanel } from '../files/files-panel';
@@ -11,8 +12,8 @@ export type Pane = 'chat' | 'files';
 export interface WorkspaceProps {
   store: KnowledgeStore;
   collections: CollectionStore;
-  /** The chat panel, made once per session so that the conversation survives page switches. */
-  chatPanel: HTMLElement;
+  /** Made once per session, so that the conversation survives page switches. */
+  chat: ChatSession;
   pane: Pane;
   showPane(pane: Pane): void;
 }
@@ -21,17 +22,10 @@ export interface WorkspaceProps {
  * The files and the chat side by side; on a narrow screen one pane shows at a time and a pair
  * of toggle buttons switches them.
  */
-export function Workspace({ store, collections, chatPanel, pane, showPane }: WorkspaceProps) {
+export function Workspace({ store, collections, chat, pane, showPane }: WorkspaceProps) {
   useStore(store);
   const m = messages();
   const count = store.files?.length;
-  const chatSlot = useRef<HTMLDivElement>(null);
-  // The chat panel is not a component yet: its element takes the slot's place.
-  useLayoutEffect(() => {
-    const slot = chatSlot.current!;
-    slot.replaceWith(chatPanel);
-    return () => chatPanel.replaceWith(slot);
-  }, [chatPanel]);
   return (
     <div class="workspace" data-pane={pane}>
       <div class="pane-tabs" role="group" aria-label={m.app.panes}>
@@ -43,7 +37,7 @@ export function Workspace({ store, collections, chatPanel, pane, showPane }: Wor
         </button>
       </div>
       <FilesPanel store={store} collections={collections} />
-      <div ref={chatSlot} />
+      <ChatPanel session={chat} store={store} collections={collections} />
     </div>
   );
 }
