@@ -114,9 +114,14 @@ export function FilesPanel({ store, collections }: FilesPanelProps) {
           {m.files.clearSelection}
         </button>
       </div>
+      {/* Empty until the list is known: "no documents" is said once it is so. */}
       <div class="empty" hidden={!files || files.length > 0}>
-        <p class="empty-title">{m.files.emptyTitle}</p>
-        <p>{m.files.empty}</p>
+        {files && (
+          <>
+            <p class="empty-title">{m.files.emptyTitle}</p>
+            <p>{m.files.empty}</p>
+          </>
+        )}
       </div>
       <FileList
         store={store}
