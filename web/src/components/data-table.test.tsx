@@ -106,7 +106,7 @@ describe('a pager', () => {
     expect(nav.textContent).toContain('Page 2 of 2');
     expect(next.disabled).toBe(true);
     expect(previous.disabled).toBe(false);
-    setLocale('zh-CN');
+    setLocale('zh');
     fireEvent.click(previous);
     expect(nav.textContent).toContain('第 1 页，共 2 页');
   });

@@ -83,7 +83,7 @@ describe('a dialog', () => {
       message: '',
       confirm: 'OK',
     }));
-    setLocale('zh-CN');
+    setLocale('zh');
     expect(await screen.findByRole('dialog', { name: '删除 casey？' })).toBeTruthy();
     expect(screen.getByRole('button', { name: '取消' })).toBeTruthy();
   });

@@ -1,6 +1,6 @@
 import { render, screen, fireEvent } from '@testing-library/preact';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { setLocale } from '../i18n/locale';
+import { detectLocale, setLocale, storedLanguage } from '../i18n/locale';
 import { messages } from '../i18n/messages';
 import { LanguageSwitch } from './language-switch';
 
@@ -34,6 +34,22 @@ describe('the language switch', () => {
     expect(screen.getByRole('group', { name: '语言' })).toBeTruthy();
     expect(screen.getByRole('button', { name: '中文' }).getAttribute('aria-pressed')).toBe('true');
     expect(document.documentElement.lang).toBe('zh-CN');
-    expect(localStorage.getItem('kbchat.locale')).toBe('zh-CN');
+    expect(localStorage.getItem('kbchat.locale')).toBe('zh');
+  });
+});
+
+describe('the language chosen', () => {
+  it('follows the browser, Chinese for any Chinese variant and for neither language', () => {
+    expect(detectLocale(['en-GB', 'zh-CN'])).toBe('en');
+    expect(detectLocale(['zh-TW'])).toBe('zh');
+    expect(detectLocale(['fr-FR'])).toBe('zh');
+  });
+
+  it('accepts a choice stored by an earlier version (zh-CN) and nothing unknown', () => {
+    expect(storedLanguage('zh-CN')).toBe('zh');
+    expect(storedLanguage('zh')).toBe('zh');
+    expect(storedLanguage('en')).toBe('en');
+    expect(storedLanguage('fr')).toBeUndefined();
+    expect(storedLanguage(null)).toBeUndefined();
   });
 });

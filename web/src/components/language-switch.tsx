@@ -1,9 +1,10 @@
-import { currentLocale, setLocale, type Locale } from '../i18n/locale';
+import { LANGUAGE_TAG, type Language } from '#shared/i18n/language';
+import { currentLocale, setLocale } from '../i18n/locale';
 import { messages } from '../i18n/messages';
 
 /** Each language named in itself, so a reader finds theirs whatever is on screen. */
-const CHOICES: readonly { locale: Locale; label: string }[] = [
-  { locale: 'zh-CN', label: '中文' },
+const CHOICES: readonly { locale: Language; label: string }[] = [
+  { locale: 'zh', label: '中文' },
   { locale: 'en', label: 'English' },
 ];
 
@@ -17,7 +18,7 @@ export function LanguageSwitch() {
           key={locale}
           type="button"
           class="lang-option"
-          lang={locale}
+          lang={LANGUAGE_TAG[locale]}
           aria-pressed={locale === current}
           onClick={() => setLocale(locale)}
         >

@@ -40,7 +40,7 @@ describe('notices', () => {
     expect(region.textContent).toBe('The answer was stopped.');
     // A new text node: screen readers read it again.
     expect(region.firstChild).not.toBe(first);
-    act(() => setLocale('zh-CN'));
+    act(() => setLocale('zh'));
     expect(region.textContent).toBe('回答已停止。');
   });
 });

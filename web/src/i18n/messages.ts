@@ -8,7 +8,8 @@ import { files } from './catalogue/files';
 import { login } from './catalogue/login';
 import { pager } from './catalogue/pager';
 import { users } from './catalogue/users';
-import { currentLocale, type Locale } from './locale';
+import type { Language } from '#shared/i18n/language';
+import { currentLocale } from './locale';
 
 /**
  * Every screen's strings. A new screen adds its file under ./catalogue/ (both languages side
@@ -28,9 +29,9 @@ const catalogue = {
 };
 
 type Catalogue = typeof catalogue;
-export type Messages = { [Screen in keyof Catalogue]: Catalogue[Screen][Locale] };
+export type Messages = { [Screen in keyof Catalogue]: Catalogue[Screen][Language] };
 
-const byLocale = new Map<Locale, Messages>();
+const byLocale = new Map<Language, Messages>();
 
 /** The strings of the current language. */
 export function messages(): Messages {

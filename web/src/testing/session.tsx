@@ -4,7 +4,7 @@
  */
 import { render } from '@testing-library/preact';
 import type { ComponentChildren } from 'preact';
-import { AppError } from '../../../shared/errors/app-error';
+import { AppError } from '#shared/errors/app-error';
 import { failureOf, type Api, type User } from '../api/services';
 import { Session, type AppContext } from '../context';
 

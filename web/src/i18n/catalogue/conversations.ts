@@ -75,7 +75,7 @@ export const conversations = translations({
     reviewPages: 'Pages of unhelpful answers',
     onlySuperAdmins: 'Only super admins can review unhelpful answers.',
   },
-  'zh-CN': {
+  zh: {
     conversations: '对话列表',
     showList: '对话列表',
     newConversation: '新对话',

@@ -9,7 +9,7 @@ export const pager = translations({
     pageOf: (page: number, pages: number) =>
       `Page ${formatInteger(page)} of ${formatInteger(pages)}`,
   },
-  'zh-CN': {
+  zh: {
     previous: '上一页',
     next: '下一页',
     pageOf: (page, pages) => `第 ${formatInteger(page)} 页，共 ${formatInteger(pages)} 页`,

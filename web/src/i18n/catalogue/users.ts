@@ -56,7 +56,7 @@ export const users = translations({
     deleted: (name: string) => `${name} was deleted.`,
     notChanged: (reason: string) => `The change was not made: ${reason}`,
   },
-  'zh-CN': {
+  zh: {
     title: '用户',
     accessDenied: '无权访问',
     onlySuperAdmins: '只有超级管理员可以查看和管理用户。',
