@@ -1,10 +1,10 @@
 import type { RefObject } from 'preact';
 import { useUniqueId } from '../components/unique-id';
-import { now } from '../i18n/bind';
 import { messages } from '../i18n/messages';
 import type { KnowledgeStore } from '../knowledge-store';
 import type { ChatSession } from './chat-session';
 import { Scope } from './scope';
+import { StatusRegion } from '../components/status-region';
 
 export interface ComposerProps {
   session: Pick<ChatSession, 'draft' | 'streaming' | 'announcement' | 'ask' | 'stop'>;
@@ -66,9 +66,7 @@ export function Composer({ session, store, prompt }: ComposerProps) {
       <p class="hint" id={hintId}>
         {m.chat.hint}
       </p>
-      <p class="visually-hidden" role="status">
-        {announcement && now(announcement)}
-      </p>
+      <StatusRegion text={announcement} />
     </form>
   );
 }

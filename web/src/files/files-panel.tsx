@@ -13,6 +13,7 @@ import { Dropzone } from './dropzone';
 import { FileList } from './file-list';
 import { UploadList } from './upload-list';
 import { createUploadQueue } from './upload-queue';
+import { StatusRegion } from '../components/status-region';
 
 export interface FilesPanelProps {
   store: KnowledgeStore;
@@ -105,9 +106,7 @@ export function FilesPanel({ store, collections }: FilesPanelProps) {
       <p class="notice error action-notice" role="alert" hidden={!complaint}>
         {complaint && now(complaint)}
       </p>
-      <p class="visually-hidden" role="status">
-        {said && now(said)}
-      </p>
+      <StatusRegion text={said} />
       <div class="selection-bar" hidden={chosen.length === 0}>
         <span>{m.files.selected(chosen.length)}</span>
         <button type="button" class="link-button" onClick={() => store.clearSelection()}>

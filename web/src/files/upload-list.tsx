@@ -3,6 +3,7 @@ import { now } from '../i18n/bind';
 import { formatBytes } from '../i18n/format';
 import { messages } from '../i18n/messages';
 import type { UploadQueue } from './upload-queue';
+import { StatusRegion } from '../components/status-region';
 
 /**
  * The uploads of this page, each with a progress bar that is read on demand; outcomes worth
@@ -47,9 +48,7 @@ export function UploadList({ queue }: { queue: UploadQueue }) {
       >
         {m.files.clearFinished}
       </button>
-      <p class="visually-hidden" role="status">
-        {announcement && now(announcement)}
-      </p>
+      <StatusRegion text={announcement} />
     </div>
   );
 }
