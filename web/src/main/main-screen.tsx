@@ -52,7 +52,8 @@ export function MainScreen({ api, me, shown, fail, logout }: MainScreenProps) {
     window.addEventListener('hashchange', navigate);
     return () => window.removeEventListener('hashchange', navigate);
   }, []);
-  useEffect(() => {
+  // Before the first paint, as the collections decide which files (and scope) a question has.
+  useLayoutEffect(() => {
     if (!shown) return;
     // Shown again (logged in once more): the route is taken afresh, as on a first visit.
     shownRoute.current = undefined;
