@@ -1,10 +1,10 @@
 import type { RefObject } from 'preact';
+import { StatusRegion } from '../components/status-region';
 import { useUniqueId } from '../components/unique-id';
 import { messages } from '../i18n/messages';
 import type { KnowledgeStore } from '../knowledge-store';
 import type { ChatSession } from './chat-session';
 import { Scope } from './scope';
-import { StatusRegion } from '../components/status-region';
 
 export interface ComposerProps {
   session: Pick<ChatSession, 'draft' | 'streaming' | 'announcement' | 'ask' | 'stop'>;

@@ -7,6 +7,7 @@ import { setLocale } from '../i18n/locale';
 import { createKnowledgeStore } from '../knowledge-store';
 import { ME, renderInSession, testSession, type TestSession } from '../testing/session';
 import { FilesPanel } from './files-panel';
+import { createUploadQueue } from './upload-queue';
 
 const SHARED: Collection = {
   id: SHARED_COLLECTION_ID,
@@ -46,7 +47,11 @@ async function showPanel(files: KnowledgeFile[], knowledge: Record<string, unkno
   });
   const collections = createCollectionStore(session);
   const store = createKnowledgeStore(session, collections);
-  renderInSession(<FilesPanel store={store} collections={collections} />, session);
+  const uploads = createUploadQueue(session, store);
+  renderInSession(
+    <FilesPanel store={store} collections={collections} uploads={uploads} />,
+    session,
+  );
   await collections.refresh();
   await store.refresh();
   return { store, listed };

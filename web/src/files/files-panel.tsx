@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { mayAddFiles } from '../collection-access';
 import type { CollectionStore } from '../collection-store';
+import { StatusRegion } from '../components/status-region';
 import { useUniqueId } from '../components/unique-id';
 import { useStore } from '../components/use-store';
-import { useApp } from '../context';
 import { now, type Localized } from '../i18n/bind';
 import { failureText } from '../i18n/failure';
 import { messages } from '../i18n/messages';
@@ -12,12 +12,13 @@ import { CollectionSwitcher } from './collection-switcher';
 import { Dropzone } from './dropzone';
 import { FileList } from './file-list';
 import { UploadList } from './upload-list';
-import { createUploadQueue } from './upload-queue';
-import { StatusRegion } from '../components/status-region';
+import type { UploadQueue } from './upload-queue';
 
 export interface FilesPanelProps {
   store: KnowledgeStore;
   collections: CollectionStore;
+  /** Made once per session: uploads go on, and their rows stay, while another page is shown. */
+  uploads: UploadQueue;
 }
 
 /**
@@ -25,13 +26,11 @@ export interface FilesPanelProps {
  * follow them until they are ready; see, download, retry, move, delete and select files.
  * A viewer of the collection gets no way to upload (the service would refuse it).
  */
-export function FilesPanel({ store, collections }: FilesPanelProps) {
+export function FilesPanel({ store, collections, uploads }: FilesPanelProps) {
   useStore(store);
   // A role given or taken shows or hides the upload control.
   useStore(collections);
-  const ctx = useApp();
   const titleId = useUniqueId('kb-title');
-  const [queue] = useState(() => createUploadQueue(ctx, store));
   const panel = useRef<HTMLElement>(null);
   const dragDepth = useRef(0);
   const [dragging, setDragging] = useState(false);
@@ -43,7 +42,7 @@ export function FilesPanel({ store, collections }: FilesPanelProps) {
   const m = messages();
   const mayUpload = store.collection !== undefined && mayAddFiles(store.collection);
   const enqueue = (files: File[]) => {
-    if (mayUpload) queue.enqueue(files);
+    if (mayUpload) uploads.enqueue(files);
   };
 
   // A file dropped elsewhere on the page is not opened by the browser.
@@ -99,7 +98,7 @@ export function FilesPanel({ store, collections }: FilesPanelProps) {
       </div>
       <CollectionSwitcher collections={collections} say={say} />
       <Dropzone dragging={dragging} hidden={!mayUpload} onFiles={enqueue} />
-      <UploadList queue={queue} />
+      <UploadList queue={uploads} />
       <p class="notice error list-notice" role="alert" hidden={!error}>
         {error && m.files.listFailed(failureText(error, m))}
       </p>

@@ -1,9 +1,9 @@
 import { ProgressBar } from '../components/progress-bar';
+import { StatusRegion } from '../components/status-region';
 import { now } from '../i18n/bind';
 import { formatBytes } from '../i18n/format';
 import { messages } from '../i18n/messages';
 import type { UploadQueue } from './upload-queue';
-import { StatusRegion } from '../components/status-region';
 
 /**
  * The uploads of this page, each with a progress bar that is read on demand; outcomes worth

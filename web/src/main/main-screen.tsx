@@ -6,6 +6,7 @@ import { createCollectionStore } from '../collection-store';
 import { Session, type AppContext } from '../context';
 import { localizeTitle, t } from '../i18n/bind';
 import { messages } from '../i18n/messages';
+import { createUploadQueue } from '../files/upload-queue';
 import { createKnowledgeStore } from '../knowledge-store';
 import { UnhelpfulPage } from '../review/unhelpful-page';
 import { UsersPage } from '../users/users-page';
@@ -38,9 +39,10 @@ export function MainScreen({ api, me, shown, fail, logout }: MainScreenProps) {
     const collections = createCollectionStore(ctx);
     const store = createKnowledgeStore(ctx, collections);
     const chat = createChatSession(ctx, store, collections);
-    return { teardown, ctx, collections, store, chat };
+    const uploads = createUploadQueue(ctx, store);
+    return { teardown, ctx, collections, store, chat, uploads };
   });
-  const { ctx, collections, store, chat } = session;
+  const { ctx, collections, store, chat, uploads } = session;
   const [route, setRoute] = useState<Route>(() => routeOf(location.hash));
   const [pane, showPane] = useState<Pane>('chat');
   const outlet = useRef<HTMLElement>(null);
@@ -106,6 +108,7 @@ export function MainScreen({ api, me, shown, fail, logout }: MainScreenProps) {
               store={store}
               collections={collections}
               chat={chat}
+              uploads={uploads}
               pane={pane}
               showPane={showPane}
             />

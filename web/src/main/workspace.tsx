@@ -3,6 +3,7 @@ import type { ChatSession } from '../chat/chat-session';
 import type { CollectionStore } from '../collection-store';
 import { useStore } from '../components/use-store';
 import { FilesPanel } from '../files/files-panel';
+import type { UploadQueue } from '../files/upload-queue';
 import { formatInteger } from '../i18n/format';
 import { messages } from '../i18n/messages';
 import type { KnowledgeStore } from '../knowledge-store';
@@ -12,8 +13,9 @@ export type Pane = 'chat' | 'files';
 export interface WorkspaceProps {
   store: KnowledgeStore;
   collections: CollectionStore;
-  /** Made once per session, so that the conversation survives page switches. */
+  /** The chat and the uploads are made once per session: they outlive a visit to another page. */
   chat: ChatSession;
+  uploads: UploadQueue;
   pane: Pane;
   showPane(pane: Pane): void;
 }
@@ -22,7 +24,8 @@ export interface WorkspaceProps {
  * The files and the chat side by side; on a narrow screen one pane shows at a time and a pair
  * of toggle buttons switches them.
  */
-export function Workspace({ store, collections, chat, pane, showPane }: WorkspaceProps) {
+export function Workspace(props: WorkspaceProps) {
+  const { store, collections, chat, uploads, pane, showPane } = props;
   useStore(store);
   const m = messages();
   const count = store.files?.length;
@@ -36,7 +39,7 @@ export function Workspace({ store, collections, chat, pane, showPane }: Workspac
           <span>{count === undefined ? m.app.files : m.app.filesCount(formatInteger(count))}</span>
         </button>
       </div>
-      <FilesPanel store={store} collections={collections} />
+      <FilesPanel store={store} collections={collections} uploads={uploads} />
       <ChatPanel session={chat} store={store} collections={collections} />
     </div>
   );
