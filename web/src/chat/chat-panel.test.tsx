@@ -35,7 +35,7 @@ async function* answer() {
   yield { event: 'done', data: { mode: 'retrieval' } };
 }
 
-async function showChat() {
+async function showChat({ collectionsFirst = true } = {}) {
   const Chat = vi.fn(async () => answer());
   const session = testSession({
     knowledge: { GetCollections: async () => [SHARED], GetList: async () => [] },
@@ -45,7 +45,7 @@ async function showChat() {
   const store = createKnowledgeStore(session, collections);
   const chat = createChatSession(session, store, collections);
   renderInSession(<ChatPanel session={chat} store={store} collections={collections} />, session);
-  await collections.refresh();
+  if (collectionsFirst) await collections.refresh();
   return { Chat };
 }
 
@@ -75,5 +75,17 @@ describe('the chat panel', () => {
     expect(listed.getAttribute('aria-current')).toBe('true');
     expect(document.querySelector('.chat-head-title')?.textContent).toBe('Rent');
     expect((box as HTMLTextAreaElement).value).toBe('');
+  });
+
+  it('asked before the collections arrived, the question still searches the one to be shown', async () => {
+    const { Chat } = await showChat({ collectionsFirst: false });
+    const box = screen.getByLabelText('Your question');
+    fireEvent.input(box, { target: { value: 'Anything new?' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(Chat).toHaveBeenCalled());
+    expect(Chat).toHaveBeenCalledWith(
+      { body: expect.objectContaining({ collection_id: SHARED_COLLECTION_ID }) },
+      expect.anything(),
+    );
   });
 });

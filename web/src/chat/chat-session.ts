@@ -167,7 +167,6 @@ export function createChatSession(
     // A conversation still opening: the question waits for it no more, and starts afresh.
     if (opening) newConversation();
     const files = store.selectedFiles();
-    const collection = store.collection;
     const continued = current.value;
     const mine = generation;
     const turn = createTurn(
@@ -183,6 +182,10 @@ export function createChatSession(
     ctx.signal.addEventListener('abort', abortOnTeardown);
     streaming.value = controller;
     try {
+      // Asked before the collections arrived (at once after logging in): the question searches
+      // the collection the files panel is about to show, not every collection.
+      if (!collections.collections) await collections.refresh();
+      const collection = store.collection;
       const stream = await ctx.api.chat.Chat(
         {
           body: {
