@@ -66,7 +66,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['dev/**/*.ts', 'test/**/*.ts'],
+    files: ['dev/**/*.ts', 'test/**/*.ts', 'web/**/*.{ts,tsx}'],
     ignores: ['test/env.d.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [viaAlias] }] },
   },

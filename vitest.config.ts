@@ -1,4 +1,5 @@
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { moduleWorkers, type TestStack } from './dev/test/workers.ts';
 
@@ -6,6 +7,7 @@ import { moduleWorkers, type TestStack } from './dev/test/workers.ts';
 // - tooling:     the local dev tooling (database front, relay, offline model) and the pure
 //                parts of bench/ (the retrieval evaluation's metrics and labels) in Node;
 // - unit:        shared/ and per-worker code inside workerd, no services;
+// - web:         the web app's components in jsdom, as a user sees and uses them;
 // - integration: all four workers inside workerd (the gateway under test, the three modules as
 //                auxiliary workers) against the real local database and model endpoint that
 //                dev/test/global-setup.ts starts;
@@ -70,6 +72,31 @@ export default defineConfig({
           // the project took 108 s on 2 cores with a fresh runtime per file, a third of it
           // spent transforming and importing the same modules again.
           isolate: false,
+        },
+      },
+      {
+        // The web app's Preact components, each test beside its component, in jsdom rather
+        // than happy-dom: DOMPurify sanitises in jsdom as in a browser (under happy-dom it
+        // handed `<img onerror>` back untouched), and jsdom's accessibility tree is what
+        // Testing Library's role queries are written against. jsdom has no
+        // `<dialog>.showModal()`: web/src/testing/setup.ts adds the part the app uses.
+        oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+        resolve: {
+          alias: [
+            {
+              find: /^cloudflare:workers$/,
+              replacement: path.resolve(
+                import.meta.dirname,
+                'web/src/testing/workers-only-stub.ts',
+              ),
+            },
+          ],
+        },
+        test: {
+          name: 'web',
+          environment: 'jsdom',
+          include: ['web/**/*.test.tsx'],
+          setupFiles: ['web/src/testing/setup.ts'],
         },
       },
       workersProject('integration', 'test/integration/**/*.test.ts', {

@@ -10,7 +10,8 @@ export interface CollectionStore {
   readonly error: Failure | undefined;
   /** The chosen collection; undefined until the list arrives. */
   readonly current: Collection | undefined;
-  subscribe(listener: () => void): void;
+  /** Calls `listener` after every change; the function it answers stops that. */
+  subscribe(listener: () => void): () => void;
   refresh(): Promise<void>;
   choose(id: string): void;
   byId(id: string): Collection | undefined;
@@ -55,7 +56,10 @@ export function createCollectionStore(ctx: AppContext): CollectionStore {
     get current() {
       return byId(chosen) ?? collections?.find((c) => c.shared) ?? collections?.[0];
     },
-    subscribe: (listener) => void listeners.push(listener),
+    subscribe(listener) {
+      listeners.push(listener);
+      return () => void listeners.splice(listeners.indexOf(listener) >>> 0, 1);
+    },
     refresh,
     choose(id) {
       if (id === chosen) return;

@@ -1,3 +1,5 @@
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
 import type { Api, Failure, User } from './api/services';
 
 /** What every screen of a logged-in session gets. */
@@ -14,3 +16,12 @@ export interface AppContext {
 }
 
 export const isAbort = (err: unknown) => err instanceof Error && err.name === 'AbortError';
+
+/** The logged-in session, for the components below `<Session.Provider>`. */
+export const Session = createContext<AppContext | undefined>(undefined);
+
+export function useApp(): AppContext {
+  const ctx = useContext(Session);
+  if (!ctx) throw new Error('useApp: no logged-in session above this component');
+  return ctx;
+}

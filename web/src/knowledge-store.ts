@@ -17,7 +17,8 @@ export interface KnowledgeStore {
   readonly error: Failure | undefined;
   /** Only ready files: the others are not searched. */
   readonly selected: ReadonlySet<string>;
-  subscribe(listener: () => void): void;
+  /** Calls `listener` after every change; the function it answers stops that. */
+  subscribe(listener: () => void): () => void;
   refresh(): Promise<void>;
   setSelected(id: string, selected: boolean): void;
   clearSelection(): void;
@@ -192,7 +193,10 @@ export function createKnowledgeStore(
       return error;
     },
     selected,
-    subscribe: (listener) => void listeners.push(listener),
+    subscribe(listener) {
+      listeners.push(listener);
+      return () => void listeners.splice(listeners.indexOf(listener) >>> 0, 1);
+    },
     refresh,
     setSelected(id, on) {
       const file = files?.find((f) => f.id === id);

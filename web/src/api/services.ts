@@ -12,7 +12,7 @@ import {
   type Login as LoginSchema,
   type ManagedUser as ManagedUserSchema,
   type User as UserSchema,
-} from '../../../shared/contracts/auth';
+} from '#shared/contracts/auth';
 import {
   chatService,
   type ChatConversation as ChatConversationSchema,
@@ -23,7 +23,7 @@ import {
   type Conversation as ConversationSchema,
   type ConversationMessage as ConversationMessageSchema,
   type Feedback as FeedbackSchema,
-} from '../../../shared/contracts/chat';
+} from '#shared/contracts/chat';
 import {
   knowledgeService,
   type Collection as CollectionSchema,
@@ -31,9 +31,9 @@ import {
   type FileProgress as FileProgressSchema,
   type KnowledgeFile as KnowledgeFileSchema,
   type UploadResult as UploadResultSchema,
-} from '../../../shared/contracts/knowledge';
-import { AppError } from '../../../shared/errors/app-error';
-import { createClient, type ServiceClient } from '../../../shared/service/client';
+} from '#shared/contracts/knowledge';
+import { AppError } from '#shared/errors/app-error';
+import { createClient, type ServiceClient } from '#shared/service/client';
 
 export type User = z.output<typeof UserSchema>;
 export type ManagedUser = z.output<typeof ManagedUserSchema>;

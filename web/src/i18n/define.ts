@@ -1,4 +1,4 @@
-import type { Locale } from './locale';
+import type { Language } from '#shared/i18n/language';
 
 /**
  * One screen's strings in every language, side by side. English fixes the shape: Chinese must
@@ -6,6 +6,6 @@ import type { Locale } from './locale';
  * depend on a count or a name are functions; the Intl formatters in ./format.ts do numbers,
  * plurals, lists and dates.
  */
-export function translations<T>(texts: { en: T; 'zh-CN': NoInfer<T> }): Record<Locale, T> {
+export function translations<T>(texts: { en: T; zh: NoInfer<T> }): Record<Language, T> {
   return texts;
 }

@@ -1,12 +1,16 @@
-import { currentLocale, type Locale } from './locale';
+import { LANGUAGE_TAG, type Language } from '#shared/i18n/language';
+import { currentLocale } from './locale';
 
-/** Intl formatters are costly to make: one of each per language and options. */
-function cached<F>(make: (locale: Locale) => F): () => F {
-  const made = new Map<Locale, F>();
+/**
+ * Intl formatters are costly to make: one of each per language and options, made for the
+ * language's full tag (Simplified Chinese as written in China).
+ */
+function cached<F>(make: (tag: string) => F): () => F {
+  const made = new Map<Language, F>();
   return () => {
-    const locale = currentLocale();
-    let formatter = made.get(locale);
-    if (!formatter) made.set(locale, (formatter = make(locale)));
+    const language = currentLocale();
+    let formatter = made.get(language);
+    if (!formatter) made.set(language, (formatter = make(LANGUAGE_TAG[language])));
     return formatter;
   };
 }

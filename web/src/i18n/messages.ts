@@ -6,19 +6,32 @@ import { dialogs } from './catalogue/dialogs';
 import { errors } from './catalogue/errors';
 import { files } from './catalogue/files';
 import { login } from './catalogue/login';
+import { pager } from './catalogue/pager';
 import { users } from './catalogue/users';
-import { currentLocale, type Locale } from './locale';
+import type { Language } from '#shared/i18n/language';
+import { currentLocale } from './locale';
 
 /**
  * Every screen's strings. A new screen adds its file under ./catalogue/ (both languages side
  * by side, see ./define.ts) and one line here.
  */
-const catalogue = { app, chat, collections, conversations, dialogs, errors, files, login, users };
+const catalogue = {
+  app,
+  chat,
+  collections,
+  conversations,
+  dialogs,
+  errors,
+  files,
+  login,
+  pager,
+  users,
+};
 
 type Catalogue = typeof catalogue;
-export type Messages = { [Screen in keyof Catalogue]: Catalogue[Screen][Locale] };
+export type Messages = { [Screen in keyof Catalogue]: Catalogue[Screen][Language] };
 
-const byLocale = new Map<Locale, Messages>();
+const byLocale = new Map<Language, Messages>();
 
 /** The strings of the current language. */
 export function messages(): Messages {

@@ -27,7 +27,7 @@ export const app = translations({
     title: (screen: string) => `${screen} · Knowledge-base chat`,
     language: 'Language',
   },
-  'zh-CN': {
+  zh: {
     appName: '知识库问答',
     brand: '知识库问答',
     loading: '正在加载…',

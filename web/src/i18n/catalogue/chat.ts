@@ -70,7 +70,7 @@ export const chat = translations({
     taskOpen: 'not done',
     table: 'Table (scrolls sideways)',
   },
-  'zh-CN': {
+  zh: {
     conversation: '对话',
     introTitle: '就你的文档提问',
     intro:

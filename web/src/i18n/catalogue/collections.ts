@@ -78,7 +78,7 @@ export const collections = translations({
     moved: (name: string, collection: string) => `${name} was moved to ${collection}.`,
     notMoved: (name: string, reason: string) => `${name} could not be moved: ${reason}`,
   },
-  'zh-CN': {
+  zh: {
     collection: '资料集',
     shared: '公共资料集',
     loading: '正在加载资料集…',

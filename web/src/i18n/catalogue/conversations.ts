@@ -73,13 +73,9 @@ export const conversations = translations({
     askedAt: 'Asked',
     sources: 'Sources',
     reviewPages: 'Pages of unhelpful answers',
-    previous: 'Previous',
-    next: 'Next',
-    pageOf: (page: number, pages: number) =>
-      `Page ${formatInteger(page)} of ${formatInteger(pages)}`,
     onlySuperAdmins: 'Only super admins can review unhelpful answers.',
   },
-  'zh-CN': {
+  zh: {
     conversations: '对话列表',
     showList: '对话列表',
     newConversation: '新对话',
@@ -143,9 +139,6 @@ export const conversations = translations({
     askedAt: '提问时间',
     sources: '出处',
     reviewPages: '没有帮助的回答的分页',
-    previous: '上一页',
-    next: '下一页',
-    pageOf: (page, pages) => `第 ${formatInteger(page)} 页，共 ${formatInteger(pages)} 页`,
     onlySuperAdmins: '只有超级管理员可以审阅没有帮助的回答。',
   },
 });

@@ -7,7 +7,7 @@ export const dialogs = translations({
     passwordHint: 'At least 8 characters.',
     setPassword: 'Set password',
   },
-  'zh-CN': {
+  zh: {
     cancel: '取消',
     newPassword: '新密码',
     passwordHint: '至少 8 个字符。',

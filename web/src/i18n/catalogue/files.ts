@@ -94,7 +94,7 @@ export const files = translations({
     notDeleted: (name: string, reason: string) => `${name} could not be deleted: ${reason}`,
     onlyUploaderMayDelete: 'only its uploader or a super admin may delete it.',
   },
-  'zh-CN': {
+  zh: {
     knowledgeBase: '知识库',
     fileCount: (count) => `${formatInteger(count)} 个文件`,
     dropHere: '将文档拖放到这里',

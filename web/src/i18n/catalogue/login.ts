@@ -10,7 +10,7 @@ export const login = translations({
     pageTitle: 'Log in',
     wrongCredentials: 'Wrong username or password, or the account is disabled.',
   },
-  'zh-CN': {
+  zh: {
     title: '知识库问答',
     lead: '登录后即可就你的文档提问。',
     username: '用户名',

@@ -30,10 +30,6 @@ export const users = translations({
     active: 'Active',
     disabled: 'Disabled',
     pages: 'Pages of users',
-    previous: 'Previous',
-    next: 'Next',
-    pageOf: (page: number, pages: number) =>
-      `Page ${formatInteger(page)} of ${formatInteger(pages)}`,
     makeUser: 'Make user',
     makeSuperAdmin: 'Make super admin',
     // Each starts with the button's visible text, which speech input users say.
@@ -60,7 +56,7 @@ export const users = translations({
     deleted: (name: string) => `${name} was deleted.`,
     notChanged: (reason: string) => `The change was not made: ${reason}`,
   },
-  'zh-CN': {
+  zh: {
     title: '用户',
     accessDenied: '无权访问',
     onlySuperAdmins: '只有超级管理员可以查看和管理用户。',
@@ -86,9 +82,6 @@ export const users = translations({
     active: '已启用',
     disabled: '已停用',
     pages: '用户列表分页',
-    previous: '上一页',
-    next: '下一页',
-    pageOf: (page, pages) => `第 ${formatInteger(page)} 页，共 ${formatInteger(pages)} 页`,
     makeUser: '设为普通用户',
     makeSuperAdmin: '设为超级管理员',
     makeUserNamed: (name) => `设为普通用户：${name}`,

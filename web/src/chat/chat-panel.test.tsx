@@ -1,0 +1,91 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Collection } from '../api/services';
+import { SHARED_COLLECTION_ID } from '../collection-access';
+import { createCollectionStore } from '../collection-store';
+import { setLocale } from '../i18n/locale';
+import { createKnowledgeStore } from '../knowledge-store';
+import { renderInSession, testSession } from '../testing/session';
+import { ChatPanel } from './chat-panel';
+import { createChatSession } from './chat-session';
+
+const SHARED = {
+  id: SHARED_COLLECTION_ID,
+  name: 'shared',
+  description: '',
+  shared: true,
+  role: 'owner',
+  files: 0,
+  created_at: '2026-01-01T00:00:00.000Z',
+} as Collection;
+const CONVERSATION = '44444444-4444-4444-8444-444444444444';
+
+/** The chat's stream as the service sends it: the conversation, the answer, its sources. */
+async function* answer() {
+  yield {
+    event: 'conversation',
+    data: { conversation_id: CONVERSATION, message_id: crypto.randomUUID(), title: 'Rent' },
+  };
+  yield { event: 'message', data: { content: 'Rent is due on the ', type: 'text' } };
+  yield { event: 'message', data: { content: '**first**.', type: 'text' } };
+  yield {
+    event: 'sources',
+    data: [{ file_id: crypto.randomUUID(), file_name: 'lease.pdf', page: 2, similarity: 0.9 }],
+  };
+  yield { event: 'done', data: { mode: 'retrieval' } };
+}
+
+async function showChat({ collectionsFirst = true } = {}) {
+  const Chat = vi.fn(async () => answer());
+  const session = testSession({
+    knowledge: { GetCollections: async () => [SHARED], GetList: async () => [] },
+    chat: { GetConversations: async () => ({ items: [], total: 0 }), Chat },
+  });
+  const collections = createCollectionStore(session);
+  const store = createKnowledgeStore(session, collections);
+  const chat = createChatSession(session, store, collections);
+  renderInSession(<ChatPanel session={chat} store={store} collections={collections} />, session);
+  if (collectionsFirst) await collections.refresh();
+  return { Chat };
+}
+
+describe('the chat panel', () => {
+  beforeEach(() => setLocale('en'));
+
+  it('asks on Enter, streams the answer into a new turn, and lists the new conversation', async () => {
+    const { Chat } = await showChat();
+    expect(await screen.findByText(/^No conversations yet/)).toBeTruthy();
+    const box = screen.getByLabelText('Your question');
+    fireEvent.input(box, { target: { value: 'When is rent due?' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+
+    const turn = await screen.findByRole('article');
+    expect(turn.querySelector('.question-text')?.textContent).toBe('When is rent due?');
+    await waitFor(() => expect(turn.getAttribute('aria-busy')).toBe('false'));
+    expect(turn.querySelector('.markdown strong')?.textContent).toBe('first');
+    expect(within(turn).getByRole('link', { name: 'lease.pdf' })).toBeTruthy();
+    expect(Chat).toHaveBeenCalledWith(
+      {
+        body: expect.objectContaining({ prompt: 'When is rent due?', conversation_id: undefined }),
+      },
+      expect.anything(),
+    );
+
+    const listed = screen.getByRole('button', { name: /^Rent/ });
+    expect(listed.getAttribute('aria-current')).toBe('true');
+    expect(document.querySelector('.chat-head-title')?.textContent).toBe('Rent');
+    expect((box as HTMLTextAreaElement).value).toBe('');
+  });
+
+  it('asked before the collections arrived, the question still searches the one to be shown', async () => {
+    const { Chat } = await showChat({ collectionsFirst: false });
+    const box = screen.getByLabelText('Your question');
+    fireEvent.input(box, { target: { value: 'Anything new?' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(Chat).toHaveBeenCalled());
+    expect(Chat).toHaveBeenCalledWith(
+      { body: expect.objectContaining({ collection_id: SHARED_COLLECTION_ID }) },
+      expect.anything(),
+    );
+  });
+});

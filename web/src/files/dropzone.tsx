@@ -1,0 +1,62 @@
+import { useRef } from 'preact/hooks';
+import { messages } from '../i18n/messages';
+
+/**
+ * What the file picker offers: the formats the service reads, by extension and type. It is a
+ * hint to the picker only — the service tells formats apart by their bytes and refuses
+ * anything else (415), whatever the name says.
+ */
+export const ACCEPTED_FILES = [
+  '.pdf',
+  'application/pdf',
+  '.docx',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  '.html',
+  '.htm',
+  'text/html',
+  '.md',
+  '.markdown',
+  'text/markdown',
+  '.txt',
+  'text/plain',
+].join(',');
+
+export interface DropzoneProps {
+  dragging: boolean;
+  hidden: boolean;
+  onFiles(files: File[]): void;
+}
+
+/**
+ * Where files come in: the drop target's content and the file picker behind its button.
+ * Dropping itself is handled by the whole panel (see files-panel.tsx), so that a file dropped
+ * anywhere on it counts.
+ */
+export function Dropzone({ dragging, hidden, onFiles }: DropzoneProps) {
+  const picker = useRef<HTMLInputElement>(null);
+  const m = messages();
+  return (
+    <div class={dragging ? 'dropzone dragging' : 'dropzone'} hidden={hidden}>
+      <p class="dropzone-title">{m.files.dropHere}</p>
+      <p class="dropzone-or">{m.files.or}</p>
+      <button type="button" class="button" onClick={() => picker.current?.click()}>
+        {m.files.choose}
+      </button>
+      <p class="hint">{m.files.dropHint}</p>
+      <input
+        ref={picker}
+        type="file"
+        multiple
+        accept={ACCEPTED_FILES}
+        class="visually-hidden"
+        tabindex={-1}
+        aria-hidden="true"
+        onChange={(event) => {
+          const input = event.currentTarget;
+          onFiles([...(input.files ?? [])]);
+          input.value = '';
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,184 @@
+import type { ComponentChildren, RefObject } from 'preact';
+import { useRef, useState } from 'preact/hooks';
+import type { KnowledgeFile } from '../api/services';
+import { DownloadLink } from '../components/download-link';
+import { ProgressBar } from '../components/progress-bar';
+import { useUniqueId } from '../components/unique-id';
+import { fileErrorText, progressShown } from '../file-progress-text';
+import { isSearchable } from '../file-status';
+import { now } from '../i18n/bind';
+import { formatBytes, formatDate } from '../i18n/format';
+import { messages } from '../i18n/messages';
+
+export interface FileRowActions {
+  select(file: KnowledgeFile, selected: boolean): void;
+  /** Each action calls `working(true)` once its request is under way (not while it asks). */
+  remove(file: KnowledgeFile, working: Working): Promise<void>;
+  retry(file: KnowledgeFile, working: Working): Promise<void>;
+  move(file: KnowledgeFile, working: Working): Promise<void>;
+}
+
+type Working = (on: boolean) => void;
+
+export interface FileRowProps {
+  file: KnowledgeFile;
+  selected: boolean;
+  /** Whoever may manage it (see collection-access.ts) may retry, move and delete it. */
+  canManage: boolean;
+  actions: FileRowActions;
+}
+
+/**
+ * One file of the knowledge base: ready files can be ticked to limit questions to them (only
+ * they are searched: the row says so, on hover and to screen readers); files on their way show
+ * their progress, failed files why, with Retry.
+ */
+export function FileRow({ file, selected, canManage, actions }: FileRowProps) {
+  const checkboxId = useUniqueId('file');
+  const metaId = useUniqueId('file-meta');
+  const noteId = useUniqueId('file-note');
+  const retryButton = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  const m = messages();
+  const searchable = isSearchable(file);
+  const failed = file.status === 'failed';
+  const shown = progressShown(file, file.format);
+  const badgeStatus = file.status === 'ready' || file.status === 'UNKNOWN' ? null : file.status;
+  const { pages, chunks, size, format, uploader, created_at } = file;
+
+  // Retry goes away once the retry is under way: its focus goes on to Delete first, while
+  // Retry is still shown (a browser takes the focus from a hidden button to the page).
+  if (!failed && retryButton.current && document.activeElement === retryButton.current) {
+    deleteButton.current?.focus();
+  }
+
+  return (
+    <li
+      class={selected ? 'file selected' : 'file'}
+      data-file-id={file.id}
+      data-status={file.status}
+    >
+      <input
+        type="checkbox"
+        id={checkboxId}
+        checked={selected}
+        disabled={!searchable}
+        aria-describedby={searchable ? metaId : `${noteId} ${metaId}`}
+        onChange={(event) => actions.select(file, event.currentTarget.checked)}
+      />
+      <div class="file-main">
+        <div class="file-title">
+          <label
+            for={checkboxId}
+            class="file-name"
+            title={
+              searchable
+                ? m.files.selectTitle
+                : failed
+                  ? m.files.notSelectableFailed
+                  : m.files.notSelectableInProgress
+            }
+          >
+            {file.name}
+          </label>
+          <span class={failed ? 'badge file-badge off' : 'badge file-badge'} hidden={!badgeStatus}>
+            {badgeStatus && m.files.statusBadge(badgeStatus)}
+          </span>
+        </div>
+        <p class="file-meta" id={metaId}>
+          {searchable
+            ? format === 'pdf'
+              ? m.files.meta(pages, chunks, formatBytes(size))
+              : m.files.metaSections(pages, chunks, formatBytes(size))
+            : `${m.files.format(format)} · ${formatBytes(size)}`}
+          <br />
+          {`${uploader.username} · `}
+          <time datetime={created_at}>{formatDate(created_at)}</time>
+        </p>
+        <ProgressBar
+          label={m.files.progressProcessing(file.name)}
+          fraction={shown?.fraction}
+          text={shown ? now(shown.text) : ''}
+          hidden={!shown}
+        />
+        <p class="file-status" hidden={!shown && !failed && file.status !== 'UNKNOWN'}>
+          {shown
+            ? now(shown.text)
+            : failed
+              ? fileErrorText(file.error, m)
+              : file.status === 'UNKNOWN' && m.files.statusUnknown}
+        </p>
+        <p class="file-note" id={noteId} hidden={searchable}>
+          {failed ? m.files.notSelectableFailed : m.files.notSelectableInProgress}
+        </p>
+      </div>
+      <div class="file-actions">
+        <DownloadLink class="button small" file={file} label={m.files.downloadNamed(file.name)}>
+          {m.files.download}
+        </DownloadLink>
+        {canManage && (
+          <>
+            <RowButton
+              buttonRef={retryButton}
+              hidden={!failed}
+              label={m.files.retryNamed(file.name)}
+              // Marked busy rather than disabled: a disabled button loses the focus to the page.
+              busyAs="aria-disabled"
+              run={(working) => actions.retry(file, working)}
+            >
+              {m.files.retry}
+            </RowButton>
+            <RowButton
+              label={m.collections.moveNamed(file.name)}
+              run={(working) => actions.move(file, working)}
+            >
+              {m.collections.move}
+            </RowButton>
+            <RowButton
+              buttonRef={deleteButton}
+              danger
+              label={m.files.deleteNamed(file.name)}
+              run={(working) => actions.remove(file, working)}
+            >
+              {m.files.delete}
+            </RowButton>
+          </>
+        )}
+      </div>
+    </li>
+  );
+}
+
+interface RowButtonProps {
+  children: ComponentChildren;
+  /** What it does to which file ("Delete a.pdf"). */
+  label: string;
+  danger?: boolean;
+  hidden?: boolean;
+  buttonRef?: RefObject<HTMLButtonElement | null>;
+  /** How a busy button shows it; a busy button does nothing when clicked. */
+  busyAs?: 'disabled' | 'aria-disabled';
+  run(working: Working): Promise<void>;
+}
+
+function RowButton({ children, label, danger, hidden, buttonRef, busyAs, run }: RowButtonProps) {
+  const [busy, setBusy] = useState(false);
+  const ariaOnly = busyAs === 'aria-disabled';
+  return (
+    <button
+      ref={buttonRef}
+      type="button"
+      class={danger ? 'button small danger-outline' : 'button small'}
+      aria-label={label}
+      hidden={hidden}
+      disabled={busy && !ariaOnly}
+      aria-disabled={busy && ariaOnly ? 'true' : undefined}
+      onClick={() => {
+        if (busy) return;
+        void run(setBusy).finally(() => setBusy(false));
+      }}
+    >
+      {children}
+    </button>
+  );
+}

@@ -1,0 +1,127 @@
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { Api, Failure, User } from '../api/services';
+import { createChatSession } from '../chat/chat-session';
+import { CollectionPage } from '../collection/collection-page';
+import { createCollectionStore } from '../collection-store';
+import { Session, type AppContext } from '../context';
+import { localizeTitle, t } from '../i18n/bind';
+import { messages } from '../i18n/messages';
+import { createUploadQueue } from '../files/upload-queue';
+import { createKnowledgeStore } from '../knowledge-store';
+import { UnhelpfulPage } from '../review/unhelpful-page';
+import { UsersPage } from '../users/users-page';
+import { routeKey, routeOf, type Route } from './route';
+import { Topbar } from './topbar';
+import { Workspace, type Pane } from './workspace';
+
+export interface MainScreenProps {
+  api: Api;
+  me: User;
+  /** False while the login page asks again: the screens are kept, hidden, for the same user. */
+  shown: boolean;
+  fail(err: unknown): Failure;
+  logout(): void;
+}
+
+/** The logged-in app: header, the chat workspace and the other pages, by URL hash. */
+export function MainScreen({ api, me, shown, fail, logout }: MainScreenProps) {
+  const hooks = useRef({ fail });
+  hooks.current = { fail };
+  // The session's screens and their stores live as long as this component.
+  const [session] = useState(() => {
+    const teardown = new AbortController();
+    const ctx: AppContext = {
+      api,
+      me,
+      signal: teardown.signal,
+      fail: (err) => hooks.current.fail(err),
+    };
+    const collections = createCollectionStore(ctx);
+    const store = createKnowledgeStore(ctx, collections);
+    const chat = createChatSession(ctx, store, collections);
+    const uploads = createUploadQueue(ctx, store);
+    return { teardown, ctx, collections, store, chat, uploads };
+  });
+  const { ctx, collections, store, chat, uploads } = session;
+  const [route, setRoute] = useState<Route>(() => routeOf(location.hash));
+  const [pane, showPane] = useState<Pane>('chat');
+  const outlet = useRef<HTMLElement>(null);
+  const shownRoute = useRef<Route | undefined>(undefined);
+
+  useEffect(() => () => session.teardown.abort(), []);
+  useEffect(() => {
+    const navigate = () => setRoute(routeOf(location.hash));
+    window.addEventListener('hashchange', navigate);
+    return () => window.removeEventListener('hashchange', navigate);
+  }, []);
+  // Before the first paint, as the collections decide which files (and scope) a question has.
+  useLayoutEffect(() => {
+    if (!shown) return;
+    // Shown again (logged in once more): the route is taken afresh, as on a first visit.
+    shownRoute.current = undefined;
+    setRoute(routeOf(location.hash));
+    // The files come once the collections are known (the chosen one's).
+    void collections.refresh();
+    void store.refresh();
+  }, [shown]);
+
+  // A page just opened: its title, and the focus on its heading (on the chat, the question box).
+  useLayoutEffect(() => {
+    if (!shown) return;
+    const from = shownRoute.current;
+    const changed = !from || routeKey(from) !== routeKey(route);
+    shownRoute.current = route;
+    localizeTitle(t((m) => m.app.title(pageTitle(route, m))));
+    if (route.page !== 'chat') {
+      if (changed) outlet.current?.querySelector<HTMLElement>('h1')?.focus();
+      return;
+    }
+    // Back from a members page: names, roles and memberships may have changed there.
+    if (changed && from) void collections.refresh();
+    // Straight into the question box, except on touch screens (it would open the keyboard).
+    if (changed && matchMedia('(pointer: fine)').matches) {
+      outlet.current?.querySelector<HTMLElement>('textarea')?.focus();
+    }
+  }, [route, shown]);
+
+  function skipToMain(event: MouseEvent): void {
+    event.preventDefault();
+    outlet.current?.querySelector<HTMLElement>('h1, h2, textarea')?.focus();
+  }
+
+  return (
+    <div class="app" hidden={!shown}>
+      <a class="skip-link" href="#main" onClick={skipToMain}>
+        {messages().app.skipToContent}
+      </a>
+      <Topbar me={me} route={route} logout={logout} />
+      <main class="outlet" id="main" ref={outlet}>
+        <Session.Provider value={ctx}>
+          {route.page === 'users' ? (
+            <UsersPage />
+          ) : route.page === 'unhelpful' ? (
+            <UnhelpfulPage />
+          ) : route.page === 'collection' ? (
+            <CollectionPage key={route.id} id={route.id} collections={collections} />
+          ) : (
+            <Workspace
+              store={store}
+              collections={collections}
+              chat={chat}
+              uploads={uploads}
+              pane={pane}
+              showPane={showPane}
+            />
+          )}
+        </Session.Provider>
+      </main>
+    </div>
+  );
+}
+
+function pageTitle(route: Route, m: ReturnType<typeof messages>): string {
+  if (route.page === 'users') return m.users.title;
+  if (route.page === 'unhelpful') return m.conversations.reviewTitle;
+  if (route.page === 'collection') return m.collections.title;
+  return m.app.chat;
+}

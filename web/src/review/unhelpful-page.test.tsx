@@ -1,0 +1,78 @@
+import { screen, within } from '@testing-library/preact';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { setLocale } from '../i18n/locale';
+import { refusal, renderInSession, testSession } from '../testing/session';
+import type { Reviewed } from './review-item';
+import { UnhelpfulPage } from './unhelpful-page';
+
+const REVIEWED: Reviewed = {
+  id: 'm1',
+  conversation_id: 'c1',
+  username: 'bo',
+  question: 'What is the refund rule?',
+  answer: 'Refunds take **14 days**.',
+  status: 'complete',
+  code: null,
+  mode: 'retrieval',
+  sources: [{ file_name: 'rules.pdf' }, { file_name: 'rules.pdf' }],
+  feedback: {
+    rating: 'unhelpful',
+    comment: 'It left out the fee.',
+    at: '2026-05-06T07:08:09.000Z',
+  },
+  created_at: '2026-05-06T07:00:00.000Z',
+} as unknown as Reviewed;
+
+describe('the unhelpful answers page', () => {
+  beforeEach(() => setLocale('en'));
+
+  it('shows each answer with its question, the answer as given, the comment, who and when', async () => {
+    const session = testSession({
+      chat: {
+        GetUnhelpfulAnswers: async () => ({ items: [REVIEWED], total: 1, page: 1, size: 20 }),
+      },
+    });
+    renderInSession(<UnhelpfulPage />, session);
+    expect(screen.getByRole('heading', { level: 1, name: 'Unhelpful answers' })).toBeTruthy();
+    const item = (await screen.findByText('What is the refund rule?')).closest('li')!;
+    expect(screen.getByText('1 answer')).toBeTruthy();
+    expect(within(item).getByText('14 days').tagName).toBe('STRONG');
+    expect(within(item).getByText('It left out the fee.')).toBeTruthy();
+    expect(within(item).getByText('rules.pdf')).toBeTruthy();
+    expect(within(item).getByText('bo')).toBeTruthy();
+    expect(within(item).getByText(/2026/).getAttribute('datetime')).toBe(REVIEWED.feedback!.at);
+  });
+
+  it('says so when there is nothing to review, and when the list cannot be loaded', async () => {
+    renderInSession(
+      <UnhelpfulPage />,
+      testSession({
+        chat: { GetUnhelpfulAnswers: async () => ({ items: [], total: 0, page: 1, size: 20 }) },
+      }),
+    );
+    expect(await screen.findByText('No answer has been marked as not helpful.')).toBeTruthy();
+  });
+
+  it('tells a user who is not a super admin that they cannot review', async () => {
+    renderInSession(
+      <UnhelpfulPage />,
+      testSession({
+        chat: { GetUnhelpfulAnswers: () => Promise.reject(refusal(403, 'permission_denied')) },
+      }),
+    );
+    expect(await screen.findByRole('heading', { level: 1, name: 'Access denied' })).toBeTruthy();
+    expect(screen.getByText('Only super admins can review unhelpful answers.')).toBeTruthy();
+  });
+
+  it('shows why the list could not be loaded, in the reader’s language', async () => {
+    renderInSession(
+      <UnhelpfulPage />,
+      testSession({
+        chat: { GetUnhelpfulAnswers: () => Promise.reject(refusal(503, 'database_unavailable')) },
+      }),
+    );
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The unhelpful answers could not be loaded: The database is unavailable right now. Try again later.',
+    );
+  });
+});
