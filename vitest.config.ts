@@ -97,6 +97,9 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['web/**/*.test.tsx'],
           setupFiles: ['web/src/testing/setup.ts'],
+          // One jsdom for all the files: each test renders into a cleaned document and keeps its
+          // state in the components it renders.
+          isolate: false,
         },
       },
       workersProject('integration', 'test/integration/**/*.test.ts', {
