@@ -7,6 +7,7 @@
 // document that takes the reader's runtime down takes nothing else with it. Ctrl-C stops
 // everything and flushes the database.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -15,7 +16,7 @@ import { startLocalStack, StartupError, type LocalStack } from './stack/local-st
 import { claimDataFolder } from './stack/data-folder-lock.ts';
 import { copyRedacted } from './stack/dev-log.ts';
 import { READER_CONFIG, SERVING_CONFIGS, wranglerEnv } from './stack/wrangler.ts';
-import { buildWeb } from './web-build.ts';
+import { buildWeb, WEB_ASSETS_DIR } from './web-build.ts';
 
 /** The wrangler processes started so far. */
 const children: ChildProcess[] = [];
@@ -61,10 +62,10 @@ const opened: { web?: { dispose(): Promise<void> }; stack?: LocalStack } = {};
 const readerReady = readyOrExit(reader, 'the document reader');
 
 // The web app's bundle (workers/gateway/public/assets/), rebuilt on every change to web/;
-// wrangler dev serves the new files at once.
-const web = await buildWeb({ watch: true }).catch((err: unknown) =>
-  fail(`the web app does not build: ${err instanceof Error ? err.message : String(err)}`),
-);
+// wrangler dev serves the new files at once. Stacks that tests start take the bundle that was
+// built for the whole test run (KBCHAT_WEB_PREBUILT=1), so that no stack rewrites the files
+// another test run is serving.
+const web = prebuiltWeb() ? builtForTheRun() : await buildWeb({ watch: true }).catch(cannotBuild);
 opened.web = web;
 let stack: LocalStack;
 try {
@@ -187,6 +188,19 @@ process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 wrangler.on('exit', (code) => void stop(code ?? 0));
 reader.on('exit', (code) => void stop(code ?? 0));
+
+function builtForTheRun() {
+  console.log('web: the bundle built for this test run, workers/gateway/public/assets/');
+  return { dispose: async () => undefined };
+}
+
+function cannotBuild(err: unknown): never {
+  fail(`the web app does not build: ${err instanceof Error ? err.message : String(err)}`);
+}
+
+function prebuiltWeb(): boolean {
+  return process.env.KBCHAT_WEB_PREBUILT === '1' && existsSync(path.join(WEB_ASSETS_DIR, 'app.js'));
+}
 
 function parsePort(raw: string): number {
   const value = Number(raw);

@@ -235,7 +235,8 @@ describe('extraction time (reported, not asserted)', () => {
     await extractPdfText(makeTextPdf(['warm-up']), LIMITS);
   });
 
-  it.each([50, 200])('%i generated pages', async (pageCount) => {
+  // Three readings of 200 pages take seconds, more on a busy machine: vitest's 5 s is too short.
+  it.each([50, 200])('%i generated pages', { timeout: 60_000 }, async (pageCount) => {
     const bytes = makeManyPagesPdf(pageCount);
     const timings: number[] = [];
     for (let run = 0; run < 3; run++) {
