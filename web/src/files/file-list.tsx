@@ -6,7 +6,7 @@ import { useApp } from '../context';
 import { isInProgress } from '../file-status';
 import { t, type Localized } from '../i18n/bind';
 import { failureText } from '../i18n/failure';
-import { messages } from '../i18n/messages';
+import { messages, type Messages } from '../i18n/messages';
 import type { KnowledgeStore } from '../knowledge-store';
 import { FileRow, type FileRowActions } from './file-row';
 import { moveFileDialog } from './move-file-dialog';
@@ -32,6 +32,27 @@ export function FileList({ store, collections, labelledBy, say, complain }: File
   const files = store.files;
   const collection = store.collection;
 
+  /**
+   * One request about a file. A failure is said in words, a refusal (403) as who may do it;
+   * after a 401 the page is logging the user out, and a 404 means the file went meanwhile
+   * (deleted elsewhere), which the list, asked for again, shows.
+   */
+  async function attempt(
+    request: () => Promise<void>,
+    notDone: (m: Messages, reason: string) => string,
+    refused: (m: Messages) => string,
+  ): Promise<void> {
+    complain(undefined);
+    try {
+      await request();
+    } catch (err) {
+      const failure = ctx.fail(err);
+      if (failure.status === 401) return;
+      if (failure.status === 404) return void store.refresh();
+      complain(t((m) => notDone(m, failure.status === 403 ? refused(m) : failureText(failure, m))));
+    }
+  }
+
   const actions: FileRowActions = {
     select: (file, on) => store.setSelected(file.id, on),
 
@@ -47,51 +68,32 @@ export function FileList({ store, collections, labelledBy, say, complain }: File
         danger: true,
       }));
       if (!sure) return;
-      complain(undefined);
       working(true);
-      try {
-        await ctx.api.knowledge.DeleteFile({ id: file.id }, { signal: ctx.signal });
-        store.remove(file.id);
-        say(t((m) => m.files.deleted(file.name)));
-      } catch (err) {
-        const failure = ctx.fail(err);
-        if (failure.status === 401) return;
-        // Gone already (deleted elsewhere): the list shows that.
-        if (failure.status === 404) return void store.refresh();
-        complain(
-          t((m) =>
-            m.files.notDeleted(
-              file.name,
-              failure.status === 403 ? m.files.onlyUploaderMayDelete : failureText(failure, m),
-            ),
-          ),
-        );
-      }
+      await attempt(
+        async () => {
+          await ctx.api.knowledge.DeleteFile({ id: file.id }, { signal: ctx.signal });
+          store.remove(file.id);
+          say(t((m) => m.files.deleted(file.name)));
+        },
+        (m, reason) => m.files.notDeleted(file.name, reason),
+        (m) => m.files.onlyUploaderMayDelete,
+      );
     },
 
     async retry(file, working) {
-      complain(undefined);
       working(true);
-      try {
-        const progress = await ctx.api.knowledge.PostFileRetry(
-          { body: { id: file.id } },
-          { signal: ctx.signal },
-        );
-        say(t((m) => m.files.retrying(file.name)));
-        store.update(progress);
-      } catch (err) {
-        const failure = ctx.fail(err);
-        if (failure.status === 401) return;
-        if (failure.status === 404) return void store.refresh();
-        complain(
-          t((m) =>
-            m.files.notRetried(
-              file.name,
-              failure.status === 403 ? m.files.onlyUploaderMayRetry : failureText(failure, m),
-            ),
-          ),
-        );
-      }
+      await attempt(
+        async () => {
+          const progress = await ctx.api.knowledge.PostFileRetry(
+            { body: { id: file.id } },
+            { signal: ctx.signal },
+          );
+          say(t((m) => m.files.retrying(file.name)));
+          store.update(progress);
+        },
+        (m, reason) => m.files.notRetried(file.name, reason),
+        (m) => m.files.onlyUploaderMayRetry,
+      );
     },
 
     async move(file, working) {
