@@ -29,7 +29,20 @@ export interface PageLayout {
   height: number;
   /** Paragraphs and header/footer candidates, in reading order. */
   blocks: LayoutBlock[];
+  /** Where the page's text came from (text-source.ts); absent in layouts stored before it. */
+  source?: PageTextSource;
 }
+
+/**
+ * Where a page's text came from: its text layer as is, its text layer with known font-map
+ * faults repaired (`repairs` characters), or OCR of the rendered page (`confidence` the
+ * recogniser's mean, 0–1). `needsOcr` marks a text layer judged unusable (none, or garbled
+ * beyond repair) while it waits for OCR.
+ */
+export type PageTextSource =
+  | { kind: 'text_layer'; needsOcr?: 'no_text' | 'garbled' }
+  | { kind: 'repaired'; repairs: number }
+  | { kind: 'ocr'; confidence: number };
 
 export interface LayoutBlock {
   /** The block's visual lines, as printed (not yet joined into running text). */
