@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PageSource } from './common';
 
 // What the spec's SSE chat and the OpenAI-compatible endpoint both tell of an answer: its
 // sources, why it was refused, its token usage. Here so that both contracts share them
@@ -20,6 +21,8 @@ export const ChatSource = z.object({
   page: z.number().int(),
   /** For formats without pages: the section's heading path, when it has one. */
   section: z.string().nullable().optional(),
+  /** Where the page's text came from: `ocr` for a scanned page (check it against the original). */
+  text_source: PageSource.nullable().optional(),
   /** Of the retrieved chunk (or the page's best one); null for a page given whole (`full_text`). */
   similarity: z.number().nullable(),
 });

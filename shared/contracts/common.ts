@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { enumOf } from '../service/enum';
 
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 
@@ -48,3 +49,9 @@ export const ModuleHealth = z.object({
 export const KnowledgeHealth = ModuleHealth.extend({
   reader: z.object({ ok: z.literal(true), latency_ms: z.number() }),
 });
+
+/**
+ * Where a page's text came from: its text layer, its text layer with font-map faults repaired,
+ * or OCR of a scanned page (to be checked against the original).
+ */
+export const PageSource = enumOf(['text_layer', 'repaired', 'ocr']);

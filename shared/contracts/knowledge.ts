@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineService, enumOf, fileDownload, fileParam, method } from '../service';
-import { CollectionIds, FileIds, KnowledgeHealth } from './common';
+import { CollectionIds, FileIds, KnowledgeHealth, PageSource } from './common';
 
 /** Where a file is on its way to the index; only `ready` files are searched. */
 export const FileStatus = enumOf(['queued', 'processing', 'ready', 'failed']);
@@ -20,6 +20,20 @@ export const FileProgress = z.object({
   /** Chunks; 0 until the text is read. */
   chunks: z.number().int(),
   chunks_done: z.number().int(),
+  /**
+   * PDFs with pages that have no usable text layer (scans, garbled font maps): those pages are
+   * read by OCR. `pages_done` moves while OCR reads; `confidence` (the recogniser's mean, 0–1)
+   * is set once the text is read.
+   */
+  ocr: z
+    .object({
+      pages: z.number().int(),
+      pages_done: z.number().int(),
+      confidence: z.number().nullable(),
+    })
+    .optional(),
+  /** PDF pages whose text layer had known font-map faults, repaired (e.g. `ꎬ` for `，`). */
+  repaired_pages: z.number().int().optional(),
   /** Set when the file failed, and while a step waits to be retried (the last error). */
   error: FileError.optional(),
 });
@@ -95,6 +109,12 @@ export const QueryResult = z.object({
   page: z.number().int(),
   /** For formats without pages: the section's heading path ("Eligibility › Income"), if any. */
   section: z.string().nullable(),
+  /**
+   * Where the page's text came from: its text layer, its text layer with font-map faults
+   * repaired, or OCR of a scanned page (check OCR'd text against the original). Null for
+   * formats without pages.
+   */
+  text_source: PageSource.nullable(),
   /** The lists that found the chunk: `vector` (embedding), `keyword` (full-text terms). */
   found_by: z.array(SearchList),
   /** The chunk's 1-based rank in each list that found it. */

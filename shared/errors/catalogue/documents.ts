@@ -31,10 +31,29 @@ export const documentErrors = errorGroup({
     en: 'The PDF needs more work to read than allowed (its content decompresses to too much data, or its pages hold too much text). Save or print it again as a new PDF, or split it into smaller documents, and upload that.',
     zh: '读取该 PDF 所需的处理量超过了上限（内容解压后数据过多，或页面文字过多）。请将其重新保存或打印为新的 PDF，或拆分为较小的文档后上传。',
   },
+  /** Only when OCR is switched off (OCR=off, or no text reader configured). */
   pdf_no_text: {
     status: 422,
-    en: 'The PDF contains no text that can be extracted, for example because it is a scan. Upload a PDF with selectable text, or run text recognition (OCR) on it first.',
-    zh: '该 PDF 中没有可提取的文字（例如它是扫描件）。请上传文字可选中的 PDF，或先对其进行文字识别（OCR）。',
+    en: 'The PDF contains no text that can be extracted, for example because it is a scan, and text recognition (OCR) is switched off on this service. Ask an administrator to switch it on, or upload a PDF with selectable text.',
+    zh: '该 PDF 中没有可提取的文字（例如它是扫描件），而本服务未开启文字识别（OCR）。请联系管理员开启，或上传文字可选中的 PDF。',
+  },
+  /** OCR read every page without a text layer and found no text either. */
+  pdf_ocr_no_text: {
+    status: 422,
+    en: 'The PDF has no text layer, and text recognition (OCR) found no legible text on its pages. If it is a scan, scan it again at 200 dpi or more, upright and in focus, and upload it again.',
+    zh: '该 PDF 没有文字层，文字识别（OCR）也未能在页面上识别出文字。如果是扫描件，请以 200 dpi 以上的分辨率重新扫描（页面端正、清晰）后再上传。',
+  },
+  /** Recorded while an OCR step waits to be retried: the file is still processing. */
+  ocr_unavailable: {
+    status: 503,
+    en: 'Waiting for the text reader (OCR) for scanned pages: it is unavailable or busy right now. The file is retried automatically.',
+    zh: '正在等待扫描页文字识别（OCR）服务：该服务暂时不可用或繁忙，系统会自动重试。',
+  },
+  /** The OCR retries ran out. */
+  ocr_gave_up: {
+    status: 503,
+    en: 'The text reader (OCR) for scanned pages stayed unavailable, so the file could not be read. Retry the file later; if it keeps failing, ask an administrator to check the OCR service.',
+    zh: '扫描页文字识别（OCR）服务持续不可用，文件未能读取。请稍后重试该文件；若仍失败，请联系管理员检查 OCR 服务。',
   },
   document_encrypted: {
     status: 422,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { databaseConfig } from '#shared/config/database-config';
-import { defineConfig, positiveInt } from '#shared/config/load-config';
+import { defineConfig, optionalString, optionalUrl, positiveInt } from '#shared/config/load-config';
 import { modelConfig } from '#shared/config/model-config';
 import { tokenVerificationConfig } from '#shared/config/token-config';
 import { EMBEDDING_COLUMN_DIMENSIONS } from './db/schema';
@@ -59,12 +59,37 @@ const knowledgeModelConfig = modelConfig.refine(
   },
 );
 
+/**
+ * The text reader for scanned and garbled PDF pages (services/ocr): reached at OCR_URL (the
+ * local service `npm run dev` starts, or any host running its image), or through the OCR
+ * service binding (the Cloudflare Container worker, workers/ocr); neither, or OCR=off, turns
+ * OCR off, and a PDF without a text layer is refused as before.
+ */
+const ocrConfig = z
+  .object({
+    OCR: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['on', 'off']).default('on')),
+    OCR_URL: optionalUrl(),
+    OCR_API_KEY: optionalString(),
+    OCR_PAGES_PER_STEP: positiveInt(4),
+    OCR_TIMEOUT_MS: positiveInt(120_000),
+  })
+  .transform((env) => ({
+    enabled: env.OCR !== 'off',
+    url: env.OCR_URL?.replace(/\/+$/, ''),
+    apiKey: env.OCR_API_KEY,
+    pagesPerStep: env.OCR_PAGES_PER_STEP,
+    timeoutMs: env.OCR_TIMEOUT_MS,
+  }));
+
 /** The knowledge module's one config loader. */
 export const knowledgeConfig = defineConfig({
   database: databaseConfig('KNOWLEDGE_DATABASE_URL'),
   verification: tokenVerificationConfig,
   model: knowledgeModelConfig,
   ingest: ingestConfig,
+  ocr: ocrConfig,
 });
+
+export type OcrSettings = ReturnType<typeof knowledgeConfig>['ocr'];
 
 export type IngestSettings = ReturnType<typeof knowledgeConfig>['ingest'];

@@ -370,7 +370,17 @@ function sourceOf({
   collection_name,
   page,
   section,
+  text_source,
   similarity,
 }: QueryResult) {
-  return { file_id, file_name, collection_id, collection_name, page, section, similarity };
+  return {
+    file_id,
+    file_name,
+    collection_id,
+    collection_name,
+    page,
+    section,
+    text_source,
+    similarity,
+  };
 }

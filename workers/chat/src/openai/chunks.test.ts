@@ -20,6 +20,7 @@ const result = (similarity: number, page: number) => ({
   collection_name: 'Shared',
   page,
   section: null as string | null,
+  text_source: 'text_layer' as const,
   found_by: ['vector' as const],
   ranks: { vector: page },
 });
@@ -31,6 +32,7 @@ const source = (similarity: number, page: number) => ({
   collection_name: 'Shared',
   page,
   section: null,
+  text_source: 'text_layer',
   similarity,
 });
 

@@ -12,6 +12,7 @@ import {
   pgRole,
   pgTable,
   primaryKey,
+  real,
   text,
   timestamp,
   unique,
@@ -56,6 +57,10 @@ export const EMBEDDING_COLUMN_DIMENSIONS = 1536;
 export const FILE_STATUSES = ['queued', 'processing', 'ready', 'failed'] as const;
 export type FileStatus = (typeof FILE_STATUSES)[number];
 
+/** Where a page's text came from; see file_pages.source. */
+export const PAGE_SOURCES = ['text_layer', 'repaired', 'ocr'] as const;
+export type PageSourceKind = (typeof PAGE_SOURCES)[number];
+
 /** The formats the service reads, detected from the bytes (ingest/detect-format.ts). */
 export const FILE_FORMATS = ['pdf', 'text', 'markdown', 'html', 'docx'] as const;
 export type FileFormat = (typeof FILE_FORMATS)[number];
@@ -77,6 +82,15 @@ export const files = pgTable(
     /** Pages (sections, for formats without pages) once known; 0 before. */
     pages: integer('pages').notNull(),
     pagesDone: integer('pages_done').notNull().default(0),
+    /**
+     * PDF pages without a usable text layer (scans, garbled font maps), read by OCR: how many
+     * once the pages are read, and how many of them OCR has read so far.
+     */
+    ocrPages: integer('ocr_pages').notNull().default(0),
+    ocrPagesDone: integer('ocr_pages_done').notNull().default(0),
+    /** Once the text is read: the OCR'd pages' mean confidence (0–1), and pages repaired. */
+    ocrConfidence: real('ocr_confidence'),
+    repairedPages: integer('repaired_pages').notNull().default(0),
     /** Chunks once known (text extracted); 0 before. */
     chunks: integer('chunks').notNull(),
     chunksDone: integer('chunks_done').notNull().default(0),
@@ -248,6 +262,14 @@ export const filePages = pgTable(
     text: text('text').notNull(),
     /** For formats without pages: the section's heading, cited instead of a page number. */
     label: text('label'),
+    /**
+     * Where a PDF page's text came from (ingest/text-source.ts): `text_layer`, `repaired` (its
+     * text layer with `repairs` font-map faults mended) or `ocr` (with the recogniser's mean
+     * `ocr_confidence`, 0–1). Null for formats without pages and pages stored before it.
+     */
+    source: text('source').$type<PageSourceKind>(),
+    repairs: integer('repairs'),
+    ocrConfidence: real('ocr_confidence'),
   },
   (t) => [primaryKey({ columns: [t.fileId, t.page] }), ...fileRowPolicies('file_pages', t.fileId)],
 ).enableRLS();

@@ -13,6 +13,7 @@ const chunk = (page: number, similarity: number, pageText: string, content = `c$
     file_name: 'a.pdf',
     page,
     section: null,
+    text_source: 'text_layer',
     page_text: pageText,
   }) satisfies ChunkOnPage;
 

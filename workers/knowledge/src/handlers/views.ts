@@ -9,6 +9,7 @@ export const progressView = (row: FileRow) => ({
   pages_done: row.pagesDone,
   chunks: row.chunks,
   chunks_done: row.chunksDone,
+  ...textSources(row),
   ...(row.errorCode ? { error: { code: row.errorCode, message: row.errorMessage ?? '' } } : {}),
 });
 
@@ -32,3 +33,23 @@ export const uploadView = (row: FileRow, duplicate: boolean) => ({
   chunks: row.chunks,
   duplicate,
 });
+
+/**
+ * Where a PDF's text came from, once anything but its text layer is involved: pages read by
+ * OCR (and, while it reads, how many so far; once read, its mean confidence), pages whose
+ * font-map faults were repaired.
+ */
+function textSources(row: FileRow) {
+  return {
+    ...(row.ocrPages > 0
+      ? {
+          ocr: {
+            pages: row.ocrPages,
+            pages_done: row.ocrPagesDone,
+            confidence: row.ocrConfidence,
+          },
+        }
+      : {}),
+    ...(row.repairedPages > 0 ? { repaired_pages: row.repairedPages } : {}),
+  };
+}

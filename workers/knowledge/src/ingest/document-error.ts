@@ -21,6 +21,7 @@ type DocumentFailureCode = Extract<
 /** The catalogue's code for a failure: a PDF has its own words, but no text encoding to fail. */
 function failureCode(reason: DocumentFailure, format: FileFormat | undefined): DocumentFailureCode {
   if (reason === 'unsupported_format') return reason;
+  if (reason === 'ocr_no_text') return 'pdf_ocr_no_text';
   if (format === 'pdf' && reason !== 'bad_encoding') return `pdf_${reason}`;
   return `document_${reason}`;
 }
@@ -98,6 +99,7 @@ export function describe(
     case 'too_complex':
       return `${what} needs more work to read than allowed. Save it again without embedded objects, or split it.`;
     case 'no_text':
+    case 'ocr_no_text':
       return `${what} contains no text.`;
     case 'too_many_pages':
       return `${what} has ${sections ?? 'more'} sections of text; at most ${maxPages} are allowed. Split it into smaller documents.`;

@@ -6,7 +6,13 @@ import { errorDetail } from '#shared/errors/catalogue';
  */
 
 export type PdfFailureReason =
-  'not_pdf' | 'encrypted' | 'corrupt' | 'too_many_pages' | 'too_complex' | 'no_text';
+  | 'not_pdf'
+  | 'encrypted'
+  | 'corrupt'
+  | 'too_many_pages'
+  | 'too_complex'
+  | 'no_text'
+  | 'ocr_no_text';
 
 /** A PDF the service cannot take. `message` is user-facing; the pdf.js error is the `cause`. */
 export class PdfTextError extends Error {

@@ -3,6 +3,7 @@ import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'unpdf/pdfjs';
 import { hasExtractableText, pageTexts } from './page-text.ts';
 import { PdfTextError } from './pdf-failure.ts';
 import { layoutPage, type PageLayout, type TextRun } from './pdf-layout.ts';
+import { judgePage } from './text-source.ts';
 import {
   DEFAULT_PDF_WORK_BUDGET,
   NO_PDF_WORK,
@@ -246,7 +247,12 @@ async function readPage(
         throw new PdfTextError('too_complex');
       }
     }
-    return layoutPage(runs, { page: pageNumber, width: viewport.width, height: viewport.height });
+    const verdict = judgePage(runs.map((run) => run.text));
+    const layout = layoutPage(
+      runs.map((run) => ({ ...run, text: verdict.repair(run.text) })),
+      { page: pageNumber, width: viewport.width, height: viewport.height },
+    );
+    return { ...layout, source: verdict.source };
   } finally {
     page.cleanup();
   }

@@ -12,6 +12,8 @@ import {
   finish,
   indexChunks,
   planChunks,
+  planOcr,
+  readScannedPages,
   type StepContext,
 } from './steps';
 
@@ -41,6 +43,8 @@ export class IngestFile extends WorkflowEntrypoint<KnowledgeEnv, IngestParams> {
       retries: { limit: ingest.retryLimit, delay: ingest.retryDelayMs, backoff: 'exponential' },
       timeout: '5 minutes',
     } as const;
+    // OCR takes seconds a page (OCR_TIMEOUT_MS each at most): more time per try.
+    const ocrConfig = { ...config, timeout: '15 minutes' } as const;
     try {
       const plan = await step.do('read the file', config, () =>
         begin(ctx, fileId, event.instanceId),
@@ -52,6 +56,17 @@ export class IngestFile extends WorkflowEntrypoint<KnowledgeEnv, IngestParams> {
       }
       // A small PDF, or a format without pages, was read whole (and mostly planned) already.
       if (!plan.textStored && plan.format === 'pdf') {
+        // Pages without a usable text layer are read by OCR, a few per step; the service's
+        // own retries are the step's (ocr_unavailable while it waits, ocr_gave_up after).
+        const ocr = await step.do('plan OCR', config, () => planOcr(ctx, fileId));
+        let before = 0;
+        for (const pages of ocr.steps) {
+          const done = before;
+          await step.do(`OCR pages ${pages.join(',')}`, ocrConfig, () =>
+            readScannedPages(ctx, fileId, pages, done),
+          );
+          before += pages.length;
+        }
         await step.do('page text', config, () => composePdfText(ctx, fileId));
       }
       // Named apart from the earlier 'plan chunks' (whose result had no batches): an ingest

@@ -1,5 +1,7 @@
 import { NonRetryableError } from 'cloudflare:workflows';
 import { ingestDb } from '#shared/db/request-db';
+import { AppError } from '#shared/errors/app-error';
+import { errorDetail } from '#shared/errors/catalogue';
 import { toAppError } from '#shared/errors/classify';
 import type { Logger } from '#shared/log/logger';
 import { createModelClient } from '#shared/model/client';
@@ -13,12 +15,14 @@ import { embedTexts } from '../ingest/embed';
 import { normaliseForIndex } from '../ingest/normalise-for-index';
 import { hasExtractableText, pageTexts } from '../ingest/page-text';
 import { PdfTextError } from '../ingest/pdf-failure';
-import type { PageLayout } from '../ingest/pdf-layout';
+import { ocrPageLayout } from '../ingest/ocr-layout';
+import type { PageLayout, PageTextSource } from '../ingest/pdf-layout';
 import type { KnowledgeDb } from '../store/files';
 import {
   clearLayouts,
   fileForIngest,
   layoutsOf,
+  pagesNeedingOcr,
   pagesOf,
   runAll,
   setProgress,
@@ -29,6 +33,7 @@ import {
 } from '../store/ingest';
 import { getOriginal } from '../store/originals';
 import { insertPaced } from './paced-inserts';
+import { isRefusal, ocrEndpoint, readPageByOcr, type OcrEndpoint } from './read-by-ocr';
 import { READER_FAILED, readPdfLayout, readSections } from './read-document';
 
 /**
@@ -155,10 +160,10 @@ export function begin(ctx: StepContext, fileId: string, workflowId: string): Pro
         parsedBytes: used.parsedBytes,
         textChars: used.textChars,
       };
-      if (rest.length === 0) {
-        const texts = pageTexts(pages);
-        const chunkPlan = planAtOnce(ctx, texts);
-        await storePdfText(kdb, fileId, texts, { ...progress, chunks: chunkPlan?.chunks });
+      // Pages for OCR keep the layouts until OCR has read them (the steps after these).
+      if (rest.length === 0 && !(ocrOf(ctx) && pages.some(needsOcr))) {
+        const chunkPlan = planAtOnce(ctx, pageTexts(pages));
+        await storePdfText(kdb, fileId, pages, { ...progress, chunks: chunkPlan?.chunks });
         return { format: 'pdf', pages: pageCount, batches: [], textStored: true, chunkPlan };
       }
       await runAll(kdb, [
@@ -231,6 +236,72 @@ export function extractPages(ctx: StepContext, fileId: string, range: PageRange)
   });
 }
 
+/** The OCR endpoint, when OCR is on and configured. */
+const ocrOf = (ctx: StepContext): OcrEndpoint | undefined =>
+  ocrEndpoint(knowledgeConfig(ctx.env).ocr);
+
+const needsOcr = (layout: PageLayout) =>
+  layout.source?.kind === 'text_layer' && layout.source.needsOcr !== undefined;
+
+/**
+ * The pages OCR reads — those whose text layer was judged unusable (text-source.ts) — in
+ * steps of a few pages; none when OCR is off (their text layer, if any, is used as it is).
+ */
+export function planOcr(ctx: StepContext, fileId: string): Promise<{ steps: number[][] }> {
+  return guarded(ctx, fileId, async (kdb) => {
+    await loadFile(ctx, kdb, fileId);
+    if (!ocrOf(ctx)) return { steps: [] };
+    const pages = (await kdb.run(pagesNeedingOcr(kdb.db, fileId))).map((row) => row.page);
+    await kdb.run(setProgress(kdb.db, fileId, { ocrPages: pages.length, ocrPagesDone: 0 }));
+    const perStep = knowledgeConfig(ctx.env).ocr.pagesPerStep;
+    const steps: number[][] = [];
+    for (let at = 0; at < pages.length; at += perStep) steps.push(pages.slice(at, at + perStep));
+    return { steps };
+  });
+}
+
+/**
+ * One OCR step: its pages read by the OCR service, one request each, their layouts replaced by
+ * what OCR read. `before` pages were read by the steps before (the progress shown). A page the
+ * service refuses (a noise image too complex to read) is left without text; a service that is
+ * away fails the step, which is retried (the file's status says it waits for the reader).
+ */
+export function readScannedPages(
+  ctx: StepContext,
+  fileId: string,
+  pages: readonly number[],
+  before: number,
+) {
+  return guarded(ctx, fileId, async (kdb) => {
+    await loadFile(ctx, kdb, fileId);
+    const endpoint = ocrOf(ctx);
+    if (!endpoint) throw new AppError('ocr_unavailable');
+    for (const [i, page] of pages.entries()) {
+      const original = await getOriginal(ctx.env.FILES, fileId);
+      if (!original) throw new FileGone();
+      const read = await readPageByOcr(endpoint, original.body, page);
+      const layout = isRefusal(read)
+        ? refusedPage(read.page, read.refused, ctx)
+        : ocrPageLayout(read);
+      await runAll(kdb, [
+        ...storeLayouts(kdb.db, fileId, [{ ...layout, page }]),
+        setProgress(kdb.db, fileId, {
+          ocrPagesDone: before + i + 1,
+          errorCode: null,
+          errorMessage: null,
+        }),
+      ]);
+    }
+    return { pages: pages.length };
+  });
+}
+
+/** A page OCR would not read: no text, and what OCR said in the log. */
+function refusedPage(page: number, reason: string, ctx: StepContext): PageLayout {
+  ctx.log.warn('OCR refused a page; it is left without text', { page, reason });
+  return { page, width: 0, height: 0, blocks: [], source: { kind: 'ocr', confidence: 0 } };
+}
+
 /**
  * A PDF's text from all its pages' layouts at once: running headers and footers, page
  * numbers and hyphenation can only be told apart with the whole document in view.
@@ -246,29 +317,67 @@ export function composePdfText(ctx: StepContext, fileId: string) {
       const [stored] = await kdb.run(storedPageCount(kdb.db, fileId));
       if (stored && stored.pages > 0) return { pages: stored.pages };
     }
-    const texts = pageTexts(rows.map((row) => row.layout as PageLayout));
-    await storePdfText(kdb, fileId, texts, { pagesDone: texts.length });
-    return { pages: texts.length };
+    const layouts = rows.map((row) => row.layout as PageLayout);
+    await storePdfText(kdb, fileId, layouts, { pagesDone: layouts.length });
+    return { pages: layouts.length };
   });
 }
 
-/** Every page's text (from all the layouts), stored with the progress; the layouts go. */
+/**
+ * Every page's text (from all the layouts) and where it came from, stored with the progress;
+ * the layouts go. A document without any text fails: `ocr_no_text` when OCR read pages of it
+ * and found none either, `no_text` when OCR is off.
+ */
 async function storePdfText(
   kdb: KnowledgeDb,
   fileId: string,
-  texts: readonly string[],
+  layouts: readonly PageLayout[],
   progress: Progress,
 ) {
-  if (!hasExtractableText(texts)) throw new PdfTextError('no_text');
+  const texts = pageTexts(layouts);
+  if (!hasExtractableText(texts)) {
+    throw new PdfTextError(
+      layouts.some((l) => l.source?.kind === 'ocr') ? 'ocr_no_text' : 'no_text',
+    );
+  }
   await runAll(kdb, [
     ...storePages(
       kdb.db,
       fileId,
-      texts.map((text, i) => ({ page: i + 1, text, label: null })),
+      texts.map((text, i) => ({
+        page: i + 1,
+        text,
+        label: null,
+        source: pageSource(layouts[i]?.source),
+      })),
     ),
     clearLayouts(kdb.db, fileId),
-    setProgress(kdb.db, fileId, progress),
+    setProgress(kdb.db, fileId, { ...progress, ...sourceSummary(layouts) }),
   ]);
+}
+
+/** The file's account of where its text came from: pages repaired, OCR's mean confidence. */
+function sourceSummary(layouts: readonly PageLayout[]): Progress {
+  let repairedPages = 0;
+  let ocrPages = 0;
+  let confidence = 0;
+  for (const { source } of layouts) {
+    if (source?.kind === 'repaired') repairedPages++;
+    if (source?.kind === 'ocr') {
+      ocrPages++;
+      confidence += source.confidence;
+    }
+  }
+  return {
+    repairedPages,
+    ocrConfidence: ocrPages > 0 ? Math.round((confidence / ocrPages) * 1000) / 1000 : null,
+  };
+}
+
+/** Where a stored page's text came from: a page that waited for OCR in vain keeps its layer. */
+function pageSource(source: PageTextSource | undefined): PageTextSource | undefined {
+  if (source?.kind === 'text_layer' && source.needsOcr) return { kind: 'text_layer' };
+  return source;
 }
 
 /**
@@ -456,6 +565,9 @@ function failureOf(
       errorCode: lastCode,
       errorMessage: `${lastMessage ?? 'A service the ingestion needs is unavailable.'} Retry the file when it is back.`,
     };
+  }
+  if (lastCode === 'ocr_unavailable') {
+    return { errorCode: 'ocr_gave_up', errorMessage: errorDetail('ocr_gave_up') };
   }
   if (lastCode === READER_FAILED) {
     return {

@@ -2,7 +2,14 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { RequestDb } from '#shared/db/request-db';
 import type * as schema from '../db/schema';
-import { chunks, collections, filePages, files, manageFile } from '../db/schema';
+import {
+  chunks,
+  collections,
+  filePages,
+  files,
+  manageFile,
+  type PageSourceKind,
+} from '../db/schema';
 
 export type KnowledgeDb = RequestDb<typeof schema>;
 /** Where statements are built: the HTTP database (batches) or a session's transaction. */
@@ -80,6 +87,8 @@ export type ChunkMatch = {
   file_name: string;
   page: number;
   section: string | null;
+  /** Where the page's text came from (file_pages.source); null for formats without pages. */
+  text_source: PageSourceKind | null;
 };
 
 export interface NearestOptions {
@@ -106,7 +115,7 @@ export function nearestChunksQuery(vector: number[], options: NearestOptions) {
     : sql``;
   return sql`
     select c.id, 1 - c.distance as similarity, c.content, c.file_id, f.name as file_name, c.page,
-           p.label as section
+           p.label as section, p.source as text_source
     from (
       select ${chunks.id} as id, ${chunks.fileId} as file_id, ${chunks.page} as page,
              ${chunks.content} as content, ${chunks.embedding} <=> ${literal}::vector as distance

@@ -1,6 +1,7 @@
 import { and, asc, between, count, eq, sql } from 'drizzle-orm';
 import { httpDatabase, type DatabaseSettings } from '#shared/db/database';
 import type { PageLayout } from '../ingest/pdf-text';
+import type { PageTextSource } from '../ingest/pdf-layout';
 import { tsvectorText } from '../ingest/search-terms';
 import * as schema from '../db/schema';
 import { chunks, filePages, files, pageLayouts, type FileStatus } from '../db/schema';
@@ -48,6 +49,10 @@ export interface Progress {
   pagesDone?: number;
   chunks?: number;
   chunksDone?: number;
+  ocrPages?: number;
+  ocrPagesDone?: number;
+  ocrConfidence?: number | null;
+  repairedPages?: number;
   decodedBytes?: number;
   parsedBytes?: number;
   textChars?: number;
@@ -90,6 +95,19 @@ export const layoutsOf = (db: Queries, fileId: string) =>
     .where(eq(pageLayouts.fileId, fileId))
     .orderBy(asc(pageLayouts.page));
 
+/** The pages whose text layer was judged unusable (text-source.ts): the ones OCR reads. */
+export const pagesNeedingOcr = (db: Queries, fileId: string) =>
+  db
+    .select({ page: pageLayouts.page })
+    .from(pageLayouts)
+    .where(
+      and(
+        eq(pageLayouts.fileId, fileId),
+        sql`${pageLayouts.layout} -> 'source' ->> 'needsOcr' is not null`,
+      ),
+    )
+    .orderBy(asc(pageLayouts.page));
+
 export const clearLayouts = (db: Queries, fileId: string) =>
   db.delete(pageLayouts).where(eq(pageLayouts.fileId, fileId));
 
@@ -97,18 +115,36 @@ export interface StoredPage {
   page: number;
   text: string;
   label: string | null;
+  /** PDF pages: where the text came from. */
+  source?: PageTextSource;
 }
 
 export function storePages(db: Queries, fileId: string, pages: readonly StoredPage[]) {
   return groupsOf(pages, (page) => page.text.length * 3).map((group) =>
     db
       .insert(filePages)
-      .values(group.map((page) => ({ fileId, ...page })))
+      .values(group.map(({ source, ...page }) => ({ fileId, ...page, ...sourceColumns(source) })))
       .onConflictDoUpdate({
         target: [filePages.fileId, filePages.page],
-        set: { text: sql`excluded.text`, label: sql`excluded.label` },
+        set: {
+          text: sql`excluded.text`,
+          label: sql`excluded.label`,
+          source: sql`excluded.source`,
+          repairs: sql`excluded.repairs`,
+          ocrConfidence: sql`excluded.ocr_confidence`,
+        },
       }),
   );
+}
+
+/** A page's source as file_pages columns; a page waiting for OCR that never got it is `text_layer`. */
+function sourceColumns(source: PageTextSource | undefined) {
+  if (!source) return { source: null, repairs: null, ocrConfidence: null };
+  return {
+    source: source.kind,
+    repairs: source.kind === 'repaired' ? source.repairs : null,
+    ocrConfidence: source.kind === 'ocr' ? source.confidence : null,
+  };
 }
 
 /** The file's page texts, all of them or those from `range.first` to `range.last`. */

@@ -197,7 +197,7 @@ export function searchQuery(options: SearchOptions): SQL {
     select fused.id, 1 - coalesce(fused.distance, ${chunks.embedding} <=> ${literal}) as similarity,
            ${chunks.content} as content, ${chunks.fileId} as file_id, f.name as file_name,
            ${chunks.collectionId} as collection_id, col.name as collection_name,
-           ${chunks.page} as page, p.label as section, fused.vector_rank, fused.keyword_rank
+           ${chunks.page} as page, p.label as section, p.source as text_source, fused.vector_rank, fused.keyword_rank
     from candidates fused
     join ${chunks} on ${chunks.id} = fused.id
     join ${files} f on f.id = ${chunks.fileId}

@@ -1,0 +1,54 @@
+import { layoutPage, type PageLayout, type TextRun } from './pdf-layout.ts';
+
+/**
+ * A page as the OCR service read it (services/ocr: `POST /v1/read`): its size in PDF points
+ * and the text lines found, each with the recogniser's confidence and its box in page points
+ * (origin top left, y down), in reading order.
+ */
+export interface OcrPage {
+  page: number;
+  width: number;
+  height: number;
+  dpi: number;
+  lines: OcrLine[];
+  /** The lines' mean confidence, weighted by characters; 0 without lines. */
+  confidence: number;
+}
+
+export interface OcrLine {
+  text: string;
+  confidence: number;
+  box: [number, number, number, number];
+}
+
+/** An OCR line box is the line's ink: about 1.25 times the type size, baseline at 80 % down. */
+const BOX_PER_SIZE = 1.25;
+const BASELINE_SHARE = 0.8;
+
+/**
+ * The page's layout from OCR lines, through the same layout rules as a text layer's runs (one
+ * run per line box): paragraphs, columns, headers and footers, and tables are found the same
+ * way for a scan as for a born-digital page.
+ */
+export function ocrPageLayout(ocr: OcrPage): PageLayout {
+  const runs: TextRun[] = [];
+  for (const line of ocr.lines) {
+    const [x0, y0, x1, y1] = line.box;
+    const height = y1 - y0;
+    if (line.text.trim() === '' || !(height > 0) || !(x1 > x0)) continue;
+    runs.push({
+      text: line.text,
+      x: x0,
+      baseline: y0 + height * BASELINE_SHARE,
+      width: x1 - x0,
+      size: height / BOX_PER_SIZE,
+    });
+  }
+  const layout = layoutPage(runs, { page: ocr.page, width: ocr.width, height: ocr.height });
+  return { ...layout, source: { kind: 'ocr', confidence: roundTo(ocr.confidence, 3) } };
+}
+
+function roundTo(value: number, digits: number): number {
+  const scale = 10 ** digits;
+  return Math.round((Number.isFinite(value) ? value : 0) * scale) / scale;
+}

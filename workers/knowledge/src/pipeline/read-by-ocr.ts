@@ -1,0 +1,76 @@
+import { AppError } from '#shared/errors/app-error';
+import type { OcrSettings } from '../config';
+import type { OcrPage } from '../ingest/ocr-layout';
+
+/**
+ * The ingestion's calls to the OCR service (services/ocr), which renders a PDF page and reads
+ * it. One page per request: a page the service refuses (too complex, a noise image) costs that
+ * page only. The original goes to the service as the body, streamed from R2 as it is read: a
+ * Worker never holds a whole scan in memory for it.
+ *
+ * A service that is down, busy, slow or misconfigured throws `ocr_unavailable`, which the
+ * workflow records on the file ("waiting for the text reader") and retries with backoff; after
+ * the last retry the file fails as `ocr_gave_up` (steps.ts).
+ */
+
+/** Where OCR requests go: a base URL, fetched over HTTP. */
+export interface OcrEndpoint {
+  url: string;
+  apiKey: string | undefined;
+  timeoutMs: number;
+}
+
+/** The OCR endpoint the settings describe, or undefined when OCR is off. */
+export function ocrEndpoint(settings: OcrSettings): OcrEndpoint | undefined {
+  if (!settings.enabled || !settings.url) return undefined;
+  return { url: settings.url, apiKey: settings.apiKey, timeoutMs: settings.timeoutMs };
+}
+
+/** A page the service would not read, and why (its error code): the page stays without text. */
+export interface OcrRefusal {
+  page: number;
+  refused: string;
+}
+
+/** Answers the service may give about one page of the document: the page is left unread. */
+const PAGE_REFUSALS = new Set(['page_too_complex', 'page_out_of_range', 'pdf_unreadable']);
+
+export async function readPageByOcr(
+  endpoint: OcrEndpoint,
+  body: ReadableStream<Uint8Array>,
+  page: number,
+): Promise<OcrPage | OcrRefusal> {
+  let response: Response;
+  try {
+    response = await fetch(`${endpoint.url}/v1/read?first=${page}&last=${page}`, {
+      method: 'POST',
+      body,
+      headers: {
+        'content-type': 'application/pdf',
+        ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}),
+      },
+      signal: AbortSignal.timeout(endpoint.timeoutMs),
+    });
+  } catch (err) {
+    throw new AppError('ocr_unavailable', { cause: err });
+  }
+  if (response.ok) {
+    const answer = (await response.json().catch(() => undefined)) as
+      { pages?: OcrPage[] } | undefined;
+    const read = answer?.pages?.find((p) => p.page === page);
+    if (!read || !Array.isArray(read.lines)) {
+      throw new AppError('ocr_unavailable', { cause: new Error('answered without the page') });
+    }
+    return read;
+  }
+  const problem = (await response.json().catch(() => undefined)) as
+    { error?: { code?: string } } | undefined;
+  const code = problem?.error?.code;
+  if (response.status === 422 && code && PAGE_REFUSALS.has(code)) return { page, refused: code };
+  // The file's status says "waiting for the text reader"; what the service said is for the log.
+  throw new AppError('ocr_unavailable', {
+    cause: new Error(`answered ${response.status}${code ? ` (${code})` : ''}`),
+  });
+}
+
+export const isRefusal = (read: OcrPage | OcrRefusal): read is OcrRefusal => 'refused' in read;
