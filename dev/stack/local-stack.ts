@@ -115,7 +115,7 @@ export async function startLocalStack(options: {
   }
   // Declared secrets that are absent get an explicit empty value (quiet wrangler's warning);
   // present ones reach wrangler from the process environment and are never written to disk.
-  for (const secret of ['MODEL_API_KEY', 'OPENAI_API_KEY']) {
+  for (const secret of ['MODEL_API_KEY', 'OPENAI_API_KEY', 'OCR_API_KEY']) {
     if (!env[secret] && !(secret in workerEnv)) workerEnv[secret] = '';
   }
   return {

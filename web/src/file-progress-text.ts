@@ -48,6 +48,10 @@ export function progressShown(
         ),
       };
     }
+    case 'ocr': {
+      const { done, total, fraction } = phase;
+      return { fraction, text: text((m) => m.files.readingScans(done, total)) };
+    }
     case 'indexing': {
       const { done, total, fraction } = phase;
       return { fraction, text: text((m) => m.files.indexing(done, total)) };

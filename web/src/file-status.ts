@@ -10,6 +10,8 @@ export type Phase =
   | { kind: 'queued' }
   /** Reading the text; `total` is 0 until the page count is known. */
   | { kind: 'reading'; done: number; total: number; fraction: number | undefined }
+  /** OCR reading the pages without a usable text layer (scans), after the others are read. */
+  | { kind: 'ocr'; done: number; total: number; fraction: number }
   /** Embedding and storing the chunks. */
   | { kind: 'indexing'; done: number; total: number; fraction: number }
   | { kind: 'ready' }
@@ -19,7 +21,7 @@ export type Phase =
 
 /** The part of a file's progress the phase is read from (an upload's answer has less). */
 export type ProgressLike = Pick<FileProgress, 'status' | 'pages' | 'chunks'> &
-  Partial<Pick<FileProgress, 'pages_done' | 'chunks_done' | 'error'>>;
+  Partial<Pick<FileProgress, 'pages_done' | 'chunks_done' | 'error' | 'ocr'>>;
 
 /**
  * The bar is split in two halves, reading then indexing, so that it never jumps back when
@@ -47,6 +49,17 @@ export function phaseOf(file: ProgressLike): Phase {
           done: chunksDone,
           total: file.chunks,
           fraction: READING_SHARE + (1 - READING_SHARE) * part,
+        };
+      }
+      // Scanned pages are read by OCR once the text layer of every page is read: seconds a
+      // page, most of the reading's time. The reading half of the bar is theirs then.
+      const ocr = file.ocr;
+      if (ocr && ocr.pages > 0 && pagesDone >= file.pages) {
+        return {
+          kind: 'ocr',
+          done: ocr.pages_done,
+          total: ocr.pages,
+          fraction: READING_SHARE * Math.min(1, ocr.pages_done / ocr.pages),
         };
       }
       return {

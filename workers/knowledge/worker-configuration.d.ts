@@ -21,6 +21,10 @@ interface __BaseEnv_KnowledgeEnv {
 	INGEST_STALE_SECONDS: string;
 	INGEST_MAX_REVIVALS: string;
 	INGEST_INSERT_HOLD_MS: string;
+	OCR: string;
+	OCR_URL: string;
+	OCR_PAGES_PER_STEP: string;
+	OCR_TIMEOUT_MS: string;
 	AUTH_ISSUER: string;
 	AUTH_AUDIENCE: string;
 	TOKEN_TTL_SECONDS: string;
@@ -29,6 +33,7 @@ interface __BaseEnv_KnowledgeEnv {
 	KNOWLEDGE_DATABASE_URL: string;
 	MODEL_API_KEY: string;
 	OPENAI_API_KEY: string;
+	OCR_API_KEY: string;
 	AUTH: Service<typeof import("../auth/src/index").AuthRpc>;
 	READER: Service<typeof import("./src/reader/index").DocumentReader>;
 	INGEST: Workflow<Parameters<import("./src/index").IngestFile['run']>[0]['payload']>;

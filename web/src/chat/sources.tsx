@@ -25,6 +25,11 @@ export function Sources({ sources }: { sources: readonly ChatSource[] }) {
                 {source.file_name}
               </DownloadLink>
               <span class="source-meta">{sourceMeta(source, m)}</span>
+              {source.text_source === 'ocr' && (
+                <span class="badge source-ocr" title={m.chat.ocrBadgeTitle}>
+                  {m.chat.ocrBadge}
+                </span>
+              )}
               {/* Files of the shared collection are the usual case: only others name theirs. */}
               {id && id !== SHARED_COLLECTION_ID && (
                 <span class="badge source-collection">{now(collectionName({ id, name }))}</span>

@@ -34,7 +34,7 @@ describe('a turn of the conversation', () => {
     turn.identify('33333333-3333-4333-8333-333333333333');
     turn.message({ content: '**Rent** is due', type: 'text' } as never);
     turn.message({ content: ' on the *first*.', type: 'text' } as never);
-    turn.setSources([source('lease.pdf', 2), source('rules.pdf', 5)]);
+    turn.setSources([source('lease.pdf', 2), { ...source('rules.pdf', 5), text_source: 'ocr' }]);
     turn.finish();
 
     await waitFor(() =>
@@ -46,6 +46,11 @@ describe('a turn of the conversation', () => {
     expect(rows.map((row) => row.querySelector('a')?.textContent)).toEqual([
       'lease.pdf',
       'rules.pdf',
+    ]);
+    // A page read by OCR says so, and that it is to be checked against the original.
+    expect(rows.map((row) => row.querySelector('.source-ocr')?.getAttribute('title'))).toEqual([
+      undefined,
+      'Text read by OCR from a scanned page: check it against the original.',
     ]);
     expect(screen.getByRole('button', { name: 'Helpful' })).toBeTruthy();
   });

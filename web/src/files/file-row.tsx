@@ -95,6 +95,7 @@ export function FileRow({ file, selected, canManage, actions }: FileRowProps) {
           {`${uploader.username} · `}
           <time datetime={created_at}>{formatDate(created_at)}</time>
         </p>
+        {searchable && <TextSourceNote file={file} />}
         <ProgressBar
           label={m.files.progressProcessing(file.name)}
           fraction={shown?.fraction}
@@ -180,5 +181,28 @@ function RowButton({ children, label, danger, hidden, buttonRef, busyAs, run }: 
     >
       {children}
     </button>
+  );
+}
+
+/**
+ * Where a ready PDF's text came from, when not all of it from its text layer: pages read by
+ * OCR (to check against the original before quoting) and pages whose broken characters were
+ * repaired.
+ */
+function TextSourceNote({ file }: { file: KnowledgeFile }) {
+  const m = messages();
+  const ocrPages = file.ocr?.pages ?? 0;
+  const repaired = file.repaired_pages ?? 0;
+  if (ocrPages === 0 && repaired === 0) return null;
+  return (
+    <p class="file-source-note">
+      {ocrPages > 0 && (
+        <>
+          <span class="badge">{m.chat.ocrBadge}</span>{' '}
+          {m.files.ocrNote(ocrPages, file.ocr?.confidence ?? null)}{' '}
+        </>
+      )}
+      {repaired > 0 && m.files.repairedNote(repaired)}
+    </p>
   );
 }

@@ -114,4 +114,31 @@ describe('the files panel', () => {
     expect(await screen.findByRole('button', { name: 'Retry broken.pdf' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Retry fine.pdf' })).toBeNull();
   });
+
+  it('says while OCR reads scanned pages, and once ready, how much of the text OCR read', async () => {
+    await showPanel([
+      file('scan.pdf', {
+        status: 'processing',
+        pages: 10,
+        pages_done: 10,
+        chunks: 0,
+        chunks_done: 0,
+        ocr: { pages: 10, pages_done: 3, confidence: null },
+      }),
+      file('notice.pdf', {
+        ocr: { pages: 2, pages_done: 2, confidence: 0.97 },
+        repaired_pages: 1,
+      }),
+    ]);
+    const bar = await screen.findByRole('progressbar', { name: 'Processing scan.pdf' });
+    expect(bar.getAttribute('aria-valuenow')).toBe('15');
+    expect(screen.getAllByText('Reading scanned pages (OCR): 3 of 10').length).toBeGreaterThan(0);
+    expect(
+      screen.getByText(/2 pages read by OCR \(confidence 97%\): check quotes against the original/),
+    ).toBeTruthy();
+    expect(screen.getByText(/Broken characters repaired on 1 page\./)).toBeTruthy();
+
+    setLocale('zh');
+    expect(await screen.findByText(/2 页为 OCR 识别（置信度 97%）/)).toBeTruthy();
+  });
 });

@@ -33,6 +33,8 @@ export const chat = translations({
     writing: 'Writing the answer…',
     context: 'Prompt and retrieved context',
     sources: 'Sources',
+    ocrBadge: 'OCR',
+    ocrBadgeTitle: 'Text read by OCR from a scanned page: check it against the original.',
     // Null similarity: the page was given whole (a chat limited to files that fit).
     sourceMeta: (page: number, similarity: number | null) =>
       similarity === null
@@ -99,6 +101,8 @@ export const chat = translations({
     writing: '正在生成回答…',
     context: '提示词与检索到的上下文',
     sources: '出处',
+    ocrBadge: 'OCR',
+    ocrBadgeTitle: '该页文字由扫描件 OCR 识别，请与原件核对。',
     sourceMeta: (page, similarity) =>
       similarity === null
         ? `第 ${formatInteger(page)} 页`

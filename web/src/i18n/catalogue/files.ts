@@ -34,6 +34,12 @@ export const files = translations({
     readingDocument: 'Reading the text…',
     readingPages: (done: number, total: number) =>
       `Reading pages: ${formatInteger(done)} of ${formatInteger(total)}`,
+    readingScans: (done: number, total: number) =>
+      `Reading scanned pages (OCR): ${formatInteger(done)} of ${formatInteger(total)}`,
+    // A ready PDF with pages read by OCR, or with font-map faults repaired: what to check.
+    ocrNote: (pages: number, confidence: number | null) =>
+      `${pagesEn(pages)} read by OCR${confidence === null ? '' : ` (confidence ${formatPercent(confidence)})`}: check quotes against the original.`,
+    repairedNote: (pages: number) => `Broken characters repaired on ${pagesEn(pages)}.`,
     indexing: (done: number, total: number) =>
       `Indexing: ${formatInteger(done)} of ${chunksEn(total)}`,
     willRetry: (reason: string) => `Trying again soon. ${reason}`,
@@ -116,6 +122,11 @@ export const files = translations({
     queued: '等待处理…',
     readingDocument: '正在读取文字…',
     readingPages: (done, total) => `正在读取页面：${formatInteger(done)} / ${formatInteger(total)}`,
+    readingScans: (done, total) =>
+      `正在识别扫描页（OCR）：${formatInteger(done)} / ${formatInteger(total)}`,
+    ocrNote: (pages, confidence) =>
+      `${formatInteger(pages)} 页为 OCR 识别${confidence === null ? '' : `（置信度 ${formatPercent(confidence)}）`}，引用前请与原件核对。`,
+    repairedNote: (pages) => `已修复 ${formatInteger(pages)} 页中的乱码字符。`,
     indexing: (done, total) =>
       `正在建立索引：${formatInteger(done)} / ${formatInteger(total)} 个文本块`,
     willRetry: (reason) => `稍后将自动重试。${reason}`,
