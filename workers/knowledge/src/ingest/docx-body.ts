@@ -1,6 +1,7 @@
 import type { SaxesTagNS } from 'saxes';
 import type { DocumentWorkMeter } from './document-work-budget';
 import { headingStyleId, type HeadingLevels } from './docx-styles';
+import { DocxTable } from './docx-table';
 import type { PartReader } from './docx-text';
 import { isCompatibilityChoice, wordAttribute, wordName } from './docx-xml';
 import type { SectionWriter } from './section-writer';
@@ -20,9 +21,10 @@ interface Paragraph {
 /**
  * Reads a WordprocessingML part (the body, the footnotes or the endnotes) into blocks: each
  * paragraph, and each line of a paragraph broken with a line break, is a block; a paragraph
- * in a heading style (or at outline level 1–3) is a heading. A table's cells are paragraphs
- * too. A text box's paragraphs (inside a paragraph of their own) are blocks of their own,
- * read from the drawing's fallback so that they are read once.
+ * in a heading style (or at outline level 1–3) is a heading. A table is one block, a Markdown
+ * table whose cells hold their paragraphs' text (docx-table.ts). A text box's paragraphs
+ * (inside a paragraph of their own) are blocks of their own, read from the drawing's fallback
+ * so that they are read once.
  */
 export class DocxBodyReader implements PartReader {
   readonly #writer: SectionWriter;
@@ -34,6 +36,8 @@ export class DocxBodyReader implements PartReader {
   readonly #open: string[] = [];
   /** While inside skipped content: the depth of the element that started it. */
   #skippedAt = 0;
+  /** The table being read, while inside one (tables nested in it are its own business). */
+  #table: DocxTable | undefined;
 
   constructor(writer: SectionWriter, headings: HeadingLevels, meter: DocumentWorkMeter) {
     this.#writer = writer;
@@ -51,6 +55,13 @@ export class DocxBodyReader implements PartReader {
     }
     const parent = this.#open[this.#open.length - 2];
     const paragraph = this.#paragraphs.at(-1);
+    if (this.#table) this.#table.open(name, parent, tag);
+    else if (name === 'tbl') {
+      // A table inside a paragraph's text box: the paragraph's text so far comes first.
+      if (paragraph) this.#emitLine(paragraph);
+      this.#table = new DocxTable(this.#meter);
+      return;
+    }
     switch (name) {
       case 'p':
         // The outer paragraph's text so far ends where a text box's paragraph begins.
@@ -99,6 +110,9 @@ export class DocxBodyReader implements PartReader {
     if (name === 'p') {
       const paragraph = this.#paragraphs.pop();
       if (paragraph) this.#emitLine(paragraph);
+    } else if (name !== undefined && this.#table?.close(name)) {
+      this.#table.write(this.#writer);
+      this.#table = undefined;
     }
   }
 
@@ -114,8 +128,11 @@ export class DocxBodyReader implements PartReader {
     const text = paragraph.text.replace(/\s+/g, ' ').trim();
     paragraph.text = '';
     if (!text) return;
-    if (paragraph.level !== undefined) this.#writer.heading(paragraph.level, text);
-    this.#writer.block(text);
+    if (this.#table) this.#table.paragraph({ text, level: paragraph.level });
+    else {
+      if (paragraph.level !== undefined) this.#writer.heading(paragraph.level, text);
+      this.#writer.block(text);
+    }
   }
 
   #isNoteSeparator(name: string, tag: SaxesTagNS): boolean {

@@ -68,8 +68,7 @@ describe('a Word document read as a stream', () => {
         `<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Two</w:t><w:br/><w:t>lines</w:t></w:r></w:p>`,
     );
     expect(blocksOf(await docxSections(bytes))).toEqual([
-      '名称',
-      '金额',
+      '| 名称 | 金额 |\n| --- | --- |',
       '第一行',
       '第二行 列',
       'Two lines',
@@ -135,6 +134,112 @@ describe('a Word document read as a stream', () => {
   });
 });
 
+describe('a Word table', () => {
+  const tc = (content: string, properties = '') =>
+    `<w:tc>${properties ? `<w:tcPr>${properties}</w:tcPr>` : ''}${content}</w:tc>`;
+  const tr = (cells: string, header = false) =>
+    `<w:tr>${header ? '<w:trPr><w:tblHeader/></w:trPr>' : ''}${cells}</w:tr>`;
+  const tbl = (rows: string) =>
+    `<w:tbl><w:tblPr><w:tblW w:w="0"/></w:tblPr><w:tblGrid><w:gridCol/><w:gridCol/></w:tblGrid>${rows}</w:tbl>`;
+
+  it('is a Markdown table: the first row its header, a cell’s paragraphs joined, pipes escaped', async () => {
+    const bytes = await docxWithBody(
+      p('前言') +
+        tbl(
+          tr(tc(p('名称')) + tc(p('金额（元）'))) +
+            tr(tc(p('创业补贴')) + tc(p('5000') + p('一次性'))) +
+            tr(
+              tc(`<w:p><w:r><w:t>A|B</w:t><w:br/><w:t>二行</w:t></w:r></w:p>`) +
+                tc(p('', 'Heading1') + p('标题样式', 'Heading1')),
+            ),
+        ) +
+        p('后记'),
+    );
+    expect(await docxSections(bytes)).toEqual([
+      {
+        label: null,
+        text: [
+          '前言',
+          '| 名称 | 金额（元） |\n| --- | --- |\n| 创业补贴 | 5000 一次性 |\n| A\\|B 二行 | 标题样式 |',
+          '后记',
+        ].join('\n\n'),
+      },
+    ]);
+  });
+
+  it('keeps every row as wide as the grid across merged cells, a title row above the table', async () => {
+    const bytes = await docxWithBody(
+      tbl(
+        tr(tc(p('补贴标准表'), '<w:gridSpan w:val="3"/>')) +
+          tr(tc(p('地区')) + tc(p('项目')) + tc(p('金额'))) +
+          tr(tc(p('东区'), '<w:vMerge w:val="restart"/>') + tc(p('租房')) + tc(p('100'))) +
+          tr(tc(p(''), '<w:vMerge/>') + tc(p('购房')) + tc(p('200'))) +
+          tr(
+            '<w:trPr><w:gridBefore w:val="1"/></w:trPr>' +
+              tc(p('小计'), '<w:gridSpan w:val="1"/>') +
+              tc(p('300')),
+          ) +
+          tr(tc(p('合计'), '<w:gridSpan w:val="2"/>') + tc(p('600'))),
+      ),
+    );
+    expect(blocksOf(await docxSections(bytes))).toEqual([
+      '补贴标准表',
+      [
+        '| 地区 | 项目 | 金额 |',
+        '| --- | --- | --- |',
+        '| 东区 | 租房 | 100 |',
+        '| 东区 | 购房 | 200 |',
+        '| | 小计 | 300 |',
+        '| 合计 | | 600 |',
+      ].join('\n'),
+    ]);
+  });
+
+  it('reads the rows marked as header rows as one header, a spanned heading over each column', async () => {
+    const bytes = await docxWithBody(
+      tbl(
+        tr(
+          tc(p('2023年'), '<w:gridSpan w:val="2"/>') + tc(p('备注'), '<w:vMerge w:val="restart"/>'),
+          true,
+        ) +
+          tr(tc(p('收入')) + tc(p('支出')) + tc(p(''), '<w:vMerge/>'), true) +
+          tr(tc(p('10')) + tc(p('8')) + tc(p('无'))),
+      ),
+    );
+    expect(blocksOf(await docxSections(bytes))).toEqual([
+      '| 2023年 收入 | 2023年 支出 | 备注 |\n| --- | --- | --- |\n| 10 | 8 | 无 |',
+    ]);
+  });
+
+  it('flattens a nested table into its cell, and keeps a one-column table as paragraphs', async () => {
+    const inner = tbl(tr(tc(p('内一')) + tc(p('内二'))) + tr(tc(p('内三')) + tc(p('内四'))));
+    const bytes = await docxWithBody(
+      tbl(tr(tc(p('外')) + tc(p('前') + inner + p('后')))) +
+        tbl(tr(tc(p('通知', 'Heading1') + p('框内正文'))) + tr(tc(p('第二行')))),
+    );
+    expect(await docxSections(bytes)).toEqual([
+      { label: null, text: '| 外 | 前 内一 内二 内三 内四 后 |\n| --- | --- |' },
+      { label: '通知', text: '通知\n\n框内正文\n\n第二行' },
+    ]);
+  });
+
+  it('splits a table longer than a section between rows, each part under its header', async () => {
+    const row = (i: number) => tr(tc(p(`第${i}项`)) + tc(p('说明'.repeat(40))));
+    const rows = Array.from({ length: 60 }, (_, i) => row(i + 1)).join('');
+    const sections = await docxSections(
+      await docxWithBody(tbl(tr(tc(p('事项')) + tc(p('内容'))) + rows)),
+    );
+    expect(sections.length).toBeGreaterThan(1);
+    for (const section of sections) {
+      expect([...section.text].length).toBeLessThanOrEqual(4_000);
+      expect(section.text.startsWith('| 事项 | 内容 |\n| --- | --- |\n| 第')).toBe(true);
+    }
+    const all = sections.flatMap((s) => s.text.split('\n').slice(2));
+    expect(all).toHaveLength(60);
+    expect(all[59]).toContain('第60项');
+  });
+});
+
 describe('the work a Word document may cost', () => {
   const small: DocumentWorkBudget = {
     maxElements: 60,
@@ -169,6 +274,21 @@ describe('the work a Word document may cost', () => {
     expect(await workOf(await docxWithBody(`${p('a')}${' '.repeat(2_000)}`), 1_000)).toBe(
       'inflatedBytes',
     );
+  });
+
+  it('charges the text a merged table cell repeats, and bounds the columns a cell can span', async () => {
+    const merged = (rows: number) =>
+      `<w:tbl><w:tr><w:tc><w:tcPr><w:vMerge w:val="restart"/></w:tcPr>${p('a'.repeat(8))}</w:tc><w:tc>${p('b')}</w:tc></w:tr>` +
+      `<w:tr><w:tc><w:tcPr><w:vMerge/></w:tcPr></w:tc><w:tc>${p('c')}</w:tc></w:tr>`.repeat(rows) +
+      '</w:tbl>';
+    expect(await workOf(await docxWithBody(merged(0)))).toBe('read');
+    // A few elements a row, each repeating the eight characters above: the text budget stops it.
+    expect(await workOf(await docxWithBody(merged(4)))).toBe('textChars');
+    const wide = await docxWithBody(
+      `<w:tbl><w:tr><w:tc><w:tcPr><w:gridSpan w:val="2000000000"/></w:tcPr>${p('x')}</w:tc><w:tc>${p('y')}</w:tc></w:tr><w:tr><w:tc>${p('z')}</w:tc></w:tr></w:tbl>`,
+    );
+    const [table] = blocksOf(await docxSections(wide, DEFAULT_DOCX_BUDGET));
+    expect(table?.split('\n')[0]?.split('|')).toHaveLength(66);
   });
 
   it('the default budget reads a long, richly formatted report', async () => {

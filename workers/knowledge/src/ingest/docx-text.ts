@@ -11,8 +11,8 @@ import {
 import { SectionWriter, type Section } from './section-writer';
 
 /**
- * A Word document's text as sections: its paragraphs, table cells and notes, one block each,
- * with the Heading 1–3 styles (and outline levels 1–3) starting sections.
+ * A Word document's text as sections: its paragraphs and notes, one block each, and its tables
+ * as Markdown tables, with the Heading 1–3 styles (and outline levels 1–3) starting sections.
  *
  * The document is read as a stream, one XML element at a time (saxes, a strict and
  * namespace-aware XML parser), never as a tree: only its text is kept, so memory follows the

@@ -5,6 +5,8 @@ import type { DocumentWorkMeter } from './document-work-budget';
 export interface MeteredNode {
   nodeName: string;
   tagName?: string;
+  /** The few attributes reading needs (see KEPT_ATTRIBUTES); others are dropped. */
+  attrs?: { name: string; value: string }[];
   value?: string;
   /** A text node's text when it came in several pieces (read it with {@link textOf}). */
   pieces?: TextPieces;
@@ -17,6 +19,71 @@ export interface MeteredNode {
 export function textOf(node: MeteredNode): string {
   return node.pieces ? node.pieces.text() : (node.value ?? '');
 }
+
+/** An attribute the tree kept (KEPT_ATTRIBUTES), or undefined. */
+export function attributeOf(node: MeteredNode, name: string): string | undefined {
+  return node.attrs?.find((attribute) => attribute.name === name)?.value;
+}
+
+/** Elements whose content is never visible text. */
+export const INVISIBLE = new Set([
+  'head',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'math',
+  'iframe',
+]);
+
+/** Elements that start a block of their own: what they hold is a paragraph apart. */
+export const BLOCKS = new Set([
+  'p',
+  'div',
+  'section',
+  'article',
+  'main',
+  'header',
+  'footer',
+  'aside',
+  'nav',
+  'li',
+  'dt',
+  'dd',
+  'blockquote',
+  'pre',
+  'table',
+  'tr',
+  'td',
+  'th',
+  'caption',
+  'figure',
+  'figcaption',
+  'br',
+  'hr',
+  'h4',
+  'h5',
+  'h6',
+  'address',
+  'details',
+  'summary',
+  'ul',
+  'ol',
+  'dl',
+  'form',
+  'fieldset',
+]);
+
+/**
+ * Attributes kept, by element: a table cell's spans (html-table.ts) and a table's role (one
+ * that says it only lays the page out). Every other attribute is dropped when it is made.
+ */
+const KEPT_ATTRIBUTES: ReadonlyMap<string, readonly string[]> = new Map([
+  ['td', ['colspan', 'rowspan']],
+  ['th', ['colspan', 'rowspan']],
+  ['table', ['role']],
+]);
 
 /**
  * The text of one node, gathered piece by piece. parse5 hands text over in short runs (a word,
@@ -54,8 +121,9 @@ type ParentNode = DefaultTreeAdapterMap['parentNode'] & { depth?: number };
  * as it is made (the HTML algorithm makes more elements than the source has tags: formatting
  * elements are re-opened in every new block, and a hostile page can make that quadratic), as
  * is its depth when it is inserted and every character of text. Only what reading the text
- * needs is kept: attributes and comments are dropped when they are made, which also lets the
- * parser's duplicate check ("Noah's Ark") cap identical formatting elements at three.
+ * needs is kept: comments and attributes (but for KEPT_ATTRIBUTES, none of them on formatting
+ * elements) are dropped when they are made, which also lets the parser's duplicate check
+ * ("Noah's Ark") cap identical formatting elements at three.
  */
 function append(node: MeteredNode, piece: string): void {
   if (node.pieces) node.pieces.add(piece);
@@ -80,9 +148,14 @@ export function meteredTreeAdapter(meter: DocumentWorkMeter): TreeAdapter<Defaul
   };
   return {
     ...defaultTreeAdapter,
-    createElement(tagName, namespaceURI) {
+    createElement(tagName, namespaceURI, attrs) {
       meter.element(0);
-      return defaultTreeAdapter.createElement(tagName, namespaceURI, []);
+      const kept = KEPT_ATTRIBUTES.get(tagName);
+      return defaultTreeAdapter.createElement(
+        tagName,
+        namespaceURI,
+        kept ? attrs.filter((attribute) => kept.includes(attribute.name)) : [],
+      );
     },
     createCommentNode() {
       return defaultTreeAdapter.createCommentNode('');

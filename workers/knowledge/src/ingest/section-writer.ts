@@ -53,6 +53,37 @@ export class SectionWriter {
     }
   }
 
+  /**
+   * A Markdown table (header row, delimiter row, then its rows) as a block. A table longer than
+   * a section is cut between rows, and each section it goes on in starts with its header and
+   * delimiter rows again, so a cited section still says what its columns are (unless the header
+   * alone is a quarter of a section: repeating it would crowd out the rows).
+   */
+  table(lines: readonly string[]): void {
+    const [header, delimiter, ...rows] = lines;
+    if (header === undefined || delimiter === undefined) return;
+    const head = `${header}\n${delimiter}`;
+    const headLength = codePoints(head);
+    const repeat = headLength <= MAX_SECTION_CHARS / 4;
+    let piece = head;
+    let length = headLength;
+    let rowsInPiece = 0;
+    for (const row of rows) {
+      const rowLength = codePoints(row);
+      // A part holds one row at least, however long.
+      if (rowsInPiece > 0 && length + 1 + rowLength > MAX_SECTION_CHARS) {
+        this.block(piece);
+        piece = repeat ? head : '';
+        length = repeat ? headLength : 0;
+        rowsInPiece = 0;
+      }
+      piece = piece ? `${piece}\n${row}` : row;
+      length = length > 0 ? length + 1 + rowLength : rowLength;
+      rowsInPiece++;
+    }
+    this.block(piece);
+  }
+
   sections(): Section[] {
     this.#endSection();
     return this.#sections;

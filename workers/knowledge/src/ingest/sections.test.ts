@@ -27,8 +27,57 @@ describe('HTML', () => {
     expect(htmlSections(html, meter('html'))).toEqual([
       { label: 'Rules', text: 'Rules\n\nFirst bold words.' },
       { label: 'Rules › Deep', text: 'Deep\n\nIn a div\n\nnext line' },
-      { label: 'Rules › Fees', text: 'Fees\n\nItem\n\n€5' },
+      { label: 'Rules › Fees', text: 'Fees\n\n| Item | €5 |\n| --- | --- |' },
     ]);
+  });
+
+  it('reads a table of data as a Markdown table, merged cells keeping its rows as wide as its grid', () => {
+    const html = `<p>Before</p><table><caption>补贴标准</caption>
+      <thead><tr><th rowspan="2">地区</th><th colspan="2">2024年</th></tr>
+        <tr><th>租房</th><th>购房</th></tr></thead>
+      <tbody><tr><td rowspan="2">东区</td><td>100<br>每月</td><td><p>a|b</p><p>c</p></td></tr>
+        <tr><td colspan="2">同上</td></tr>
+        <tr><td>西区</td><td colspan="999999">无</td></tr></tbody></table><p>After</p>`;
+    expect(htmlSections(html, meter('html'))).toEqual([
+      {
+        label: null,
+        text: [
+          'Before',
+          '补贴标准',
+          [
+            '| 地区 | 2024年 租房 | 2024年 购房 |',
+            '| --- | --- | --- |',
+            '| 东区 | 100 每月 | a\\|b c |',
+            '| 东区 | 同上 | |',
+            '| 西区 | 无 | |',
+          ].join('\n'),
+          'After',
+        ].join('\n\n'),
+      },
+    ]);
+    // A cell spanning "999999" columns spans to the end of the row, and the table is no wider.
+    expect(
+      htmlSections(
+        '<table><tr><td>a</td><td>b</td></tr><tr><td colspan="999999">c</td></tr></table>',
+        meter('html'),
+      ),
+    ).toEqual([{ label: null, text: '| a | b |\n| --- | --- |\n| c | |' }]);
+  });
+
+  it('reads a table that lays the page out as before, a block per block element', () => {
+    const nested = `<table><tr><td>菜单</td><td><table><tr><td>名称</td><td>金额</td></tr><tr><td>甲</td><td>1</td></tr></table></td></tr></table>`;
+    expect(htmlSections(nested, meter('html'))).toEqual([
+      { label: null, text: '菜单\n\n| 名称 | 金额 |\n| --- | --- |\n| 甲 | 1 |' },
+    ]);
+    const article = `<table><tr><td>导航</td><td><p>${'正文'.repeat(600)}</p></td></tr></table>`;
+    expect(htmlSections(article, meter('html'))[0]?.text.startsWith('导航\n\n正文')).toBe(true);
+    const headed = '<table><tr><td>x</td><td><h2>通知</h2><p>内容</p></td></tr></table>';
+    expect(htmlSections(headed, meter('html'))).toEqual([
+      { label: null, text: 'x' },
+      { label: '通知', text: '通知\n\n内容' },
+    ]);
+    const presentation = '<table role="presentation"><tr><td>左</td><td>右</td></tr></table>';
+    expect(htmlSections(presentation, meter('html'))).toEqual([{ label: null, text: '左\n\n右' }]);
   });
 
   it('walks a tree nested as deep as the budget allows without running out of stack', () => {
@@ -73,6 +122,25 @@ describe('Markdown', () => {
       { label: '总则', text: '# 总则\n\n第一条 **加粗**。\n\n```\n# not a heading\n```' },
       { label: '总则 › 附则', text: '## 附则\n\n- 一\n- 二\n\n#### 细则\n\n文本' },
     ]);
+  });
+
+  it('keeps a table’s source, a long one going on in the next section under its header again', () => {
+    const rows = Array.from({ length: 200 }, (_, i) => `| 第${i + 1}项 | ${'说明'.repeat(10)} |`);
+    const md = `# 表\n\n| 事项 | 内容 |\n|---|:-:|\n${rows.join('\n')}\n\n后文`;
+    const sections = markdownSections(md, meter('markdown'));
+    expect(sections.length).toBeGreaterThan(1);
+    expect(sections.every((s) => s.label === '表' && [...s.text].length <= MAX_SECTION_CHARS)).toBe(
+      true,
+    );
+    expect(sections[0]?.text.startsWith('# 表\n\n| 事项 | 内容 |\n|---|:-:|\n| 第1项 |')).toBe(
+      true,
+    );
+    for (const section of sections.slice(1, -1)) {
+      expect(section.text.startsWith('| 事项 | 内容 |\n|---|:-:|\n| 第')).toBe(true);
+    }
+    const lines = sections.flatMap((s) => s.text.split('\n')).filter((l) => l.startsWith('| 第'));
+    expect(lines).toEqual(rows);
+    expect(sections.at(-1)?.text.endsWith('\n\n后文')).toBe(true);
   });
 
   it('bounds nesting from the lines before lexing: quotes, lists and indentation', () => {

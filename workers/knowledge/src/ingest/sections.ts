@@ -1,7 +1,14 @@
 import { Lexer, type Token } from 'marked';
 import { parse } from 'parse5';
 import { DocumentTooComplex, type DocumentWorkMeter } from './document-work-budget';
-import { meteredTreeAdapter, textOf as nodeText, type MeteredNode } from './html-tree';
+import { htmlTable } from './html-table';
+import {
+  BLOCKS,
+  INVISIBLE,
+  meteredTreeAdapter,
+  textOf as nodeText,
+  type MeteredNode,
+} from './html-tree';
 import { SectionWriter, type Section } from './section-writer';
 
 export { MAX_SECTION_CHARS, type Section } from './section-writer';
@@ -18,7 +25,8 @@ export function textSections(text: string, meter: DocumentWorkMeter): Section[] 
 
 /**
  * Markdown, read with a CommonMark lexer (marked): a heading of level 1–3 starts a section
- * labelled with the headings above it; the section keeps its Markdown source. Only the block
+ * labelled with the headings above it; the section keeps its Markdown source (a table longer
+ * than a section goes on in the next under its header rows again). Only the block
  * level is lexed (inline tokens are never needed), after a look at every line has bounded how
  * many blocks there can be and how deeply quotes and lists can nest: the lexer recurses once
  * per level, and builds every block's token before the first one is read.
@@ -39,7 +47,8 @@ export function markdownSections(text: string, meter: DocumentWorkMeter): Sectio
     if (token.type === 'heading' && token.depth <= 3) {
       writer.heading(token.depth as 1 | 2 | 3, plain(token.text));
     }
-    if (token.type !== 'space') writer.block(token.raw.trim());
+    if (token.type === 'table') writer.table(token.raw.trim().split('\n'));
+    else if (token.type !== 'space') writer.block(token.raw.trim());
   }
   return writer.sections();
 }
@@ -106,60 +115,14 @@ const PAREN = 0x29;
 const isBlank = (c: number) => c === SPACE || c === TAB || Number.isNaN(c) || c === 0x0a;
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 
-const SKIPPED = new Set([
-  'head',
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'svg',
-  'math',
-  'iframe',
-]);
 const HEADINGS = new Set(['h1', 'h2', 'h3']);
-const BLOCKS = new Set([
-  'p',
-  'div',
-  'section',
-  'article',
-  'main',
-  'header',
-  'footer',
-  'aside',
-  'nav',
-  'li',
-  'dt',
-  'dd',
-  'blockquote',
-  'pre',
-  'table',
-  'tr',
-  'td',
-  'th',
-  'caption',
-  'figure',
-  'figcaption',
-  'br',
-  'hr',
-  'h4',
-  'h5',
-  'h6',
-  'address',
-  'details',
-  'summary',
-  'ul',
-  'ol',
-  'dl',
-  'form',
-  'fieldset',
-]);
 
 /**
  * HTML, parsed as browsers parse it (parse5, the WHATWG algorithm), into a tree whose every
  * element is charged to the meter as it is made (html-tree.ts): the visible text of the body,
- * one paragraph per block element; h1–h3 start sections labelled with their text. Scripts,
- * styles and other invisible content are never read. The tree is walked without recursion, so
- * its depth costs no stack.
+ * one paragraph per block element, a table of data as a Markdown table (html-table.ts); h1–h3
+ * start sections labelled with their text. Scripts, styles and other invisible content are
+ * never read. The tree is walked without recursion, so its depth costs no stack.
  */
 export function htmlSections(html: string, meter: DocumentWorkMeter): Section[] {
   const document = parse(html, { treeAdapter: meteredTreeAdapter(meter) });
@@ -181,7 +144,7 @@ export function htmlSections(html: string, meter: DocumentWorkMeter): Section[] 
     }
     if (node === undefined) break;
     const tag = node.tagName;
-    if (tag && SKIPPED.has(tag)) continue;
+    if (tag && INVISIBLE.has(tag)) continue;
     if (node.nodeName === '#text') {
       current += nodeText(node);
       meter.pending(current.length);
@@ -193,6 +156,15 @@ export function htmlSections(html: string, meter: DocumentWorkMeter): Section[] 
       writer.heading(Number(tag[1]) as 1 | 2 | 3, text);
       if (text) writer.block(text);
       continue;
+    }
+    if (tag === 'table') {
+      endBlock();
+      const table = htmlTable(node, meter);
+      if (table) {
+        for (const caption of table.caption) writer.block(caption);
+        writer.table(table.lines);
+        continue;
+      }
     }
     const block = tag !== undefined && BLOCKS.has(tag);
     if (block) {
@@ -213,7 +185,7 @@ function textOf(root: MeteredNode): string {
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (node.nodeName === '#text') text += nodeText(node);
-    else if (!(node.tagName && SKIPPED.has(node.tagName))) {
+    else if (!(node.tagName && INVISIBLE.has(node.tagName))) {
       const children = node.childNodes ?? [];
       for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
     }
