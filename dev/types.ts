@@ -23,6 +23,7 @@ const workers: [string, string, string[]][] = [
       'workers/knowledge/wrangler.toml',
       'workers/auth/wrangler.toml',
       'workers/knowledge/reader/wrangler.toml',
+      'workers/ocr/wrangler.toml',
     ],
   ],
   [
@@ -30,6 +31,7 @@ const workers: [string, string, string[]][] = [
     'ChatEnv',
     ['workers/chat/wrangler.toml', 'workers/knowledge/wrangler.toml', 'workers/auth/wrangler.toml'],
   ],
+  ['workers/ocr', 'OcrEnv', ['workers/ocr/wrangler.toml']],
 ];
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'kbchat-types-'));

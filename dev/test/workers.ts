@@ -37,6 +37,10 @@ export function moduleWorkers(stack: TestStack) {
     const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(root, config));
     // The bundle is already built: module rules only apply to unbundled sources.
     delete workerOptions.modulesRules;
+    // The OCR container worker needs Docker and is not run here: the stack's OCR_URL is used.
+    if (workerOptions.serviceBindings && 'OCR' in workerOptions.serviceBindings) {
+      delete workerOptions.serviceBindings.OCR;
+    }
     const bundle = path.join(stack.distDir, name, 'index.js');
     return {
       ...workerOptions,

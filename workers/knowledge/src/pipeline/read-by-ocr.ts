@@ -13,17 +13,28 @@ import type { OcrPage } from '../ingest/ocr-layout';
  * the last retry the file fails as `ocr_gave_up` (steps.ts).
  */
 
-/** Where OCR requests go: a base URL, fetched over HTTP. */
+/** Where OCR requests go: a base URL, fetched over HTTP or through the OCR service binding. */
 export interface OcrEndpoint {
   url: string;
+  fetch: (request: Request) => Promise<Response>;
   apiKey: string | undefined;
   timeoutMs: number;
 }
 
-/** The OCR endpoint the settings describe, or undefined when OCR is off. */
-export function ocrEndpoint(settings: OcrSettings): OcrEndpoint | undefined {
-  if (!settings.enabled || !settings.url) return undefined;
-  return { url: settings.url, apiKey: settings.apiKey, timeoutMs: settings.timeoutMs };
+/**
+ * The OCR endpoint: OCR_URL when set (the local service, or any host running its image), else
+ * the OCR binding (the container worker, workers/ocr); undefined when OCR is off.
+ */
+export function ocrEndpoint(
+  settings: OcrSettings,
+  binding: Fetcher | undefined,
+): OcrEndpoint | undefined {
+  if (!settings.enabled) return undefined;
+  const { apiKey, timeoutMs } = settings;
+  if (settings.url) return { url: settings.url, fetch: (r) => fetch(r), apiKey, timeoutMs };
+  // The host of a service binding's URL is not looked up: the binding is the route.
+  if (binding) return { url: 'http://ocr', fetch: (r) => binding.fetch(r), apiKey, timeoutMs };
+  return undefined;
 }
 
 /** A page the service would not read, and why (its error code): the page stays without text. */
@@ -42,15 +53,17 @@ export async function readPageByOcr(
 ): Promise<OcrPage | OcrRefusal> {
   let response: Response;
   try {
-    response = await fetch(`${endpoint.url}/v1/read?first=${page}&last=${page}`, {
-      method: 'POST',
-      body,
-      headers: {
-        'content-type': 'application/pdf',
-        ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}),
-      },
-      signal: AbortSignal.timeout(endpoint.timeoutMs),
-    });
+    response = await endpoint.fetch(
+      new Request(`${endpoint.url}/v1/read?first=${page}&last=${page}`, {
+        method: 'POST',
+        body,
+        headers: {
+          'content-type': 'application/pdf',
+          ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}),
+        },
+        signal: AbortSignal.timeout(endpoint.timeoutMs),
+      }),
+    );
   } catch (err) {
     throw new AppError('ocr_unavailable', { cause: err });
   }
