@@ -315,3 +315,74 @@ describe('chunkPages', () => {
     expect(() => chunkPages(['text'], options)).toThrow(message);
   });
 });
+
+describe('chunkPages: Markdown tables', () => {
+  const HEAD = '| 序号 | 项目 | 补贴标准 |\n| --- | --- | --- |';
+  const rows = Array.from(
+    { length: 30 },
+    (_, i) => `| ${i + 1} | 第${i + 1}类创业项目 | 每户每月补贴${(i + 1) * 100}元，按季度发放。 |`,
+  );
+  const before = chineseSentences(6).join('');
+  const after = chineseSentences(4).join('');
+  const page = `${before}\n\n${HEAD}\n${rows.join('\n')}\n\n${after}`;
+
+  /** The lines of a chunk that are table lines: its header, delimiter and whole rows only. */
+  const tableLines = (content: string) =>
+    content.split('\n').filter((line) => line.startsWith('|'));
+
+  it('cuts a table between rows only, and starts a chunk inside it with its header', () => {
+    const chunks = chunkPages([page], { chunkSize: 200, overlap: 60 });
+    const seen = new Set<string>();
+    for (const { content } of chunks) {
+      expect(codePoints(content)).toBeLessThanOrEqual(200);
+      const lines = tableLines(content);
+      for (const line of lines) {
+        expect([...HEAD.split('\n'), ...rows]).toContain(line);
+        seen.add(line);
+      }
+      // Any chunk with rows holds the header right above its first row.
+      if (lines.some((line) => rows.includes(line))) {
+        expect(lines.slice(0, 2).join('\n')).toBe(HEAD);
+      }
+    }
+    expect(rows.every((row) => seen.has(row))).toBe(true);
+    // The chunks inside the table begin with its header; a row overlaps into the next chunk.
+    const inside = chunks.filter((chunk) => chunk.content.startsWith(HEAD));
+    expect(inside.length).toBeGreaterThan(3);
+    expect(stitch(chunks.filter((c) => !c.content.startsWith(HEAD)))).toContain(before);
+  });
+
+  it('cuts a row longer than a chunk inside, and the chunk that goes on still has the header', () => {
+    const long = `| 31 | 长项目 | ${'说明文字很长，'.repeat(40)} |`;
+    const chunks = chunkPages([`${HEAD}\n${rows[0]}\n${long}\n${rows[1]}`], {
+      chunkSize: 150,
+      overlap: 30,
+    });
+    expect(chunks.every((chunk) => codePoints(chunk.content) <= 150)).toBe(true);
+    expect(chunks.every((chunk) => chunk.content.startsWith(HEAD))).toBe(true);
+    const text = chunks.map((chunk) => chunk.content.slice(HEAD.length)).join('');
+    expect(withoutWhitespace(text)).toContain(withoutWhitespace(long.slice(0, 60)));
+    expect(chunks.at(-1)?.content.endsWith(rows[1]!)).toBe(true);
+  });
+
+  it('does not repeat a header longer than half a chunk, and reads GFM tables without outer pipes', () => {
+    const wide = `${Array.from({ length: 30 }, (_, i) => `列${i}`).join(' | ')}\n${'--- | '.repeat(29)}---`;
+    const body = Array.from({ length: 10 }, (_, i) => `${i} | ${'x | '.repeat(28)}y`).join('\n');
+    const chunks = chunkPages([`${wide}\n${body}`], { chunkSize: 200, overlap: 0 });
+    expect(chunks.every((chunk) => codePoints(chunk.content) <= 200)).toBe(true);
+    expect(chunks.filter((chunk) => chunk.content.startsWith('列0'))).toHaveLength(1);
+    // Rows are still never cut: every chunk is whole lines of the table.
+    const lines = `${wide}\n${body}`.split('\n');
+    for (const chunk of chunks) {
+      for (const line of chunk.content.split('\n')) expect(lines).toContain(line);
+    }
+  });
+
+  it('chunks a page whose pipes make no table exactly as any other text', () => {
+    // A delimiter row of fewer cells than the line above it: no table, as GFM reads it.
+    const text = `${englishSentences(8).join(' | ')}\n--- | ---\n${englishSentences(8).join(' ')}`;
+    const options = { chunkSize: 120, overlap: 30 };
+    const piped = chunkPages([text], options).map((c) => c.content.replaceAll('|', '/'));
+    expect(piped).toEqual(chunkPages([text.replaceAll('|', '/')], options).map((c) => c.content));
+  });
+});

@@ -6,7 +6,15 @@
  *
  * Lengths are counted in Unicode code points, so a Chinese character or an emoji counts as one
  * character, as a user would count it.
+ *
+ * A Markdown table (every reader writes tables so, markdown-table.ts) is cut between its rows
+ * only, whatever the fill, unless a single row is longer than a chunk; and a chunk that begins
+ * inside a table, past its header, starts with the table's header and delimiter rows, so a
+ * retrieved row still says what its columns are. The repeated header counts toward the
+ * chunk's length (a header longer than half a chunk is not repeated). Text without tables is
+ * chunked exactly as before tables were known.
  */
+import { tableAround, tablePlaces, type TablePlace } from './chunk-tables';
 
 export interface Chunk {
   content: string;
@@ -97,21 +105,69 @@ function validateOptions(options: ChunkOptions): Required<ChunkOptions> {
  */
 function splitText(text: string, chunkSize: number, overlap: number): string[] {
   const chars = Array.from(text);
-  const boundaries = findBoundaries(text, chars);
+  const tables = tablePlaces(text);
+  const everywhere = findBoundaries(text, chars);
+  const boundaries = tables.length > 0 ? betweenRows(everywhere, tables) : everywhere;
+  // The header a chunk starting at `position` repeats, if any, and the room left for the text.
+  const headAt = (position: number): [head: string, room: number] => {
+    const table = tableAround(tables, position);
+    if (table === undefined || position >= table.end || table.headLength > chunkSize / 2) {
+      return ['', chunkSize];
+    }
+    return [table.head, chunkSize - table.headLength - 1];
+  };
   const chunks: string[] = [];
   let start = 0;
   let previousEnd = 0;
   while (previousEnd < chars.length) {
+    const [head, room] = headAt(start);
     const end =
-      chars.length - start <= chunkSize
+      chars.length - start <= room
         ? chars.length
-        : chooseEnd(boundaries, start, chunkSize, previousEnd);
+        : tables.length > 0
+          ? chooseTableEnd(boundaries, everywhere, tables, start, room, previousEnd)
+          : chooseEnd(boundaries, start, room, previousEnd);
     const content = chars.slice(start, end).join('').trim();
-    if (content !== '') chunks.push(content);
+    if (content !== '') chunks.push(head ? `${head}\n${content}` : content);
     previousEnd = end;
     start = end >= chars.length ? end : chooseOverlapStart(boundaries, start, end, overlap);
+    // A repeated header can leave too little room to get past the end: no overlap then.
+    if (start + headAt(start)[1] <= end) start = end;
   }
   return chunks;
+}
+
+/** The boundaries less those inside a table but between its rows (TablePlace.cuts). */
+function betweenRows(boundaries: readonly number[][], tables: readonly TablePlace[]): number[][] {
+  return boundaries.map((positions) =>
+    positions.filter((position) => {
+      const table = tableAround(tables, position);
+      return table === undefined || lastInRange(table.cuts, position, position) !== undefined;
+    }),
+  );
+}
+
+/**
+ * Where a chunk ends when its window ends inside a table: at the last place between rows in
+ * reach (however little of the window that fills), else before the table, else, for a row
+ * longer than the window, where it would end without the table.
+ */
+function chooseTableEnd(
+  boundaries: readonly number[][],
+  everywhere: readonly number[][],
+  tables: readonly TablePlace[],
+  start: number,
+  size: number,
+  previousEnd: number,
+): number {
+  const last = start + size;
+  const table = tableAround(tables, last);
+  if (table === undefined) return chooseEnd(boundaries, start, size, previousEnd);
+  const from = Math.max(previousEnd + 1, start + 1);
+  const cut = lastInRange(table.cuts, from, last);
+  if (cut !== undefined) return cut;
+  if (table.start >= from) return table.start;
+  return chooseEnd(everywhere, start, size, previousEnd);
 }
 
 /** `boundaries[kind]`: ascending positions where a chunk may end (or start), by kind. */
