@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { makePrintedPdf } from '../../../../dev/fixtures/pdf-builder';
+import { CHINESE_POLICY_PRINTED } from '../../../../dev/fixtures/printed-fixtures';
+import { extractPdfLayout } from './pdf-text';
+import { pageTexts } from './page-text';
 import { gb2312Fault, judgePage, repairFaults } from './text-source';
 
 // The way a real Sichuan provincial PDF's text layer reads: GB2312 codes as code points.
@@ -75,5 +79,33 @@ describe('judging a page', () => {
   it('keeps French and German text, accents and all', () => {
     const page = 'Le délégué général présente les données économiques. Größere Änderungen folgen.';
     expect(judgePage([page]).source).toEqual({ kind: 'text_layer' });
+  });
+});
+
+describe('a born-digital PDF whose font maps its punctuation and digits to GB2312 codes', () => {
+  const fixture = CHINESE_POLICY_PRINTED;
+  const read = async (fault?: 'gbk-codes') => {
+    const bytes = makePrintedPdf(fixture.pages, { ...fixture.options, toUnicodeFault: fault });
+    const { pages } = await extractPdfLayout(bytes, { maxPages: 50 });
+    return { pages, texts: pageTexts(pages) };
+  };
+
+  it('reads back as the same PDF without the fault, with no Yi or private-use character', async () => {
+    const faulty = await read('gbk-codes');
+    const sound = await read();
+    expect(faulty.texts).toEqual(sound.texts);
+    expect(faulty.texts.join('')).toContain('结合本市实际，制定本办法。');
+    expect(faulty.texts.join('')).not.toMatch(/[\p{Script=Yi}\p{Co}]/u);
+    for (const page of sound.pages) expect(page.source).toEqual({ kind: 'text_layer' });
+    for (const page of faulty.pages) expect(page.source).toMatchObject({ kind: 'repaired' });
+    const repairs = faulty.pages.reduce(
+      (sum, page) => sum + (page.source?.kind === 'repaired' ? page.source.repairs : 0),
+      0,
+    );
+    // Every ，。、：； and full-width digit printed was one (page furniture included).
+    expect(repairs).toBeGreaterThan(0);
+    expect(repairs).toBe(
+      fixture.expected.join('').match(/[，。、：；０-９]/gu)?.length ?? Number.NaN,
+    );
   });
 });
