@@ -1,7 +1,8 @@
 /**
  * The document-level last step of extraction: page layouts (pdf-layout.ts) become page texts.
  * Page furniture is dropped (page-furniture.ts), each paragraph's visual lines are joined into
- * running text, and paragraphs are separated by a blank line.
+ * running text, a table's rows stay one a line (a Markdown table, pdf-tables.ts), and
+ * paragraphs are separated by a blank line.
  *
  * Joining lines: no space where either side is CJK (a Chinese line breaks inside a word:
  * "符合条" + "件" is "符合条件"), one space between Latin words, and a Latin word split with a
@@ -25,7 +26,7 @@ export function pageTexts(pages: readonly PageLayout[]): string[] {
   return pages.map((page, pageIndex) =>
     page.blocks
       .filter((_, blockIndex) => !furniture[pageIndex]?.has(blockIndex))
-      .map((block) => joinLines(block.lines, vocabulary))
+      .map((block) => (block.table ? block.lines.join('\n') : joinLines(block.lines, vocabulary)))
       .filter((paragraph) => paragraph !== '')
       .join('\n\n'),
   );

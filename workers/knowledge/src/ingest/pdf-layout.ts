@@ -3,11 +3,15 @@
  * reading order a person sees: lines from baselines, a two-column page as its left column then
  * its right, and paragraphs from line gaps, first-line indentation and short last lines.
  *
+ * A table (pdf-tables.ts) is a block of its own, its lines the rows of a Markdown table.
+ *
  * Pure and serialisable: a {@link PageLayout} is plain data, so page-range batches can return it
  * from separate invocations and one document-level step (page-furniture.ts, page-text.ts) can
  * finish the text once every page is known. Lines are kept as printed here; joining them into
  * running text needs the whole document's vocabulary (hyphenation) and happens there.
  */
+
+import { detectTables } from './pdf-tables.ts';
 
 /** A piece of text on one baseline, in display coordinates (points, y growing DOWNWARDS). */
 export interface TextRun {
@@ -47,6 +51,8 @@ export type PageTextSource =
 export interface LayoutBlock {
   /** The block's visual lines, as printed (not yet joined into running text). */
   lines: string[];
+  /** The block is a table: its lines are a Markdown table's rows, kept as lines. */
+  table?: true;
   /**
    * Set on a line at the top or bottom edge of the page, set apart from the body: a running
    * header, a footer or a page number, unless the document-level check finds it is not.
@@ -86,10 +92,24 @@ export function layoutPage(
   const { top, body, bottom } = splitBands(rawLines, page.height);
   const blocks: LayoutBlock[] = [
     ...top.map((line): LayoutBlock => ({ lines: [lineOf(line).text], band: 'top' })),
-    ...columnsInReadingOrder(body, page.width).flatMap(paragraphs),
+    ...bodyBlocks(body, page.width),
     ...bottom.map((line): LayoutBlock => ({ lines: [lineOf(line).text], band: 'bottom' })),
   ];
   return { page: page.page, width: page.width, height: page.height, blocks };
+}
+
+/** The body's tables (pdf-tables.ts) where they stand, the text between them in paragraphs. */
+function bodyBlocks(lines: TextRun[][], pageWidth: number): LayoutBlock[] {
+  const blocks: LayoutBlock[] = [];
+  const text = (from: number, to: number) =>
+    to > from ? columnsInReadingOrder(lines.slice(from, to), pageWidth).flatMap(paragraphs) : [];
+  let from = 0;
+  for (const table of detectTables(lines)) {
+    blocks.push(...text(from, table.first), { lines: table.lines, table: true });
+    from = table.last + 1;
+  }
+  blocks.push(...text(from, lines.length));
+  return blocks;
 }
 
 // ---------------------------------------------------------------------------------------------
