@@ -1,4 +1,4 @@
-import { findTables } from './markdown-table';
+import { findMarkdownTables } from './markdown-table';
 
 /**
  * Where the Markdown tables of a page's text lie, as the chunker (chunker.ts) needs them: in
@@ -22,7 +22,7 @@ export interface TablePlace {
 export function tablePlaces(text: string): TablePlace[] {
   if (!text.includes('|')) return [];
   const lines = text.split('\n');
-  const tables = findTables(lines);
+  const tables = findMarkdownTables(lines);
   if (tables.length === 0) return [];
   const starts: number[] = [];
   let position = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findTables, markdownTable, tableCell } from './markdown-table';
+import { findMarkdownTables, markdownTable, tableCell } from './markdown-table';
 
 describe('markdownTable', () => {
   it('writes a header, a delimiter row and rows as wide as the widest, cells on one line', () => {
@@ -14,7 +14,7 @@ describe('markdownTable', () => {
   });
 });
 
-describe('findTables', () => {
+describe('findMarkdownTables', () => {
   it('finds GFM tables: a piped line, a delimiter row of as many cells, the lines up to a blank one', () => {
     const lines = [
       'text',
@@ -30,13 +30,13 @@ describe('findTables', () => {
       '| 1 |',
       '|---|',
     ];
-    expect(findTables(lines)).toEqual([
+    expect(findMarkdownTables(lines)).toEqual([
       { header: 1, last: 4 },
       { header: 6, last: 11 },
     ]);
     // A delimiter row without a pipe is a thematic break; one cell short is no table.
-    expect(findTables(['a | b', '---', 'c'])).toEqual([]);
-    expect(findTables(['a \\| b | c', '--- | ---'])).toEqual([{ header: 0, last: 1 }]);
-    expect(findTables(['a \\| b', '--- | ---'])).toEqual([]);
+    expect(findMarkdownTables(['a | b', '---', 'c'])).toEqual([]);
+    expect(findMarkdownTables(['a \\| b | c', '--- | ---'])).toEqual([{ header: 0, last: 1 }]);
+    expect(findMarkdownTables(['a \\| b', '--- | ---'])).toEqual([]);
   });
 });

@@ -40,7 +40,7 @@ export interface TableLines {
  * The tables in `lines` as GFM reads them: a line with a pipe, then a delimiter row with a
  * pipe and as many cells, then every line up to the next blank one.
  */
-export function findTables(lines: readonly string[]): TableLines[] {
+export function findMarkdownTables(lines: readonly string[]): TableLines[] {
   const tables: TableLines[] = [];
   for (let index = 0; index + 1 < lines.length; index++) {
     const header = lines[index] ?? '';
