@@ -107,6 +107,14 @@ describe('HTML', () => {
     ).toEqual([{ label: null, text: 'moved one moved two\n\ncell' }]);
   });
 
+  it('charges the text a table cell spanning rows repeats', () => {
+    const budget: DocumentWorkBudget = { ...DOCUMENT_WORK_BUDGETS.html, maxTextChars: 1_000 };
+    const rows = '<tr><td>b</td></tr>'.repeat(40);
+    const html = `<table><tr><td rowspan="9999">${'x'.repeat(40)}</td><td>a</td></tr>${rows}</table>`;
+    expect(workOf(() => htmlSections(html, new DocumentWorkMeter(budget)))).toBe('textChars');
+    expect(htmlSections(html, meter('html'))[0]?.text.split('\n')).toHaveLength(42);
+  });
+
   it('charges text as the parser builds it, before any block is read', () => {
     const budget: DocumentWorkBudget = { ...DOCUMENT_WORK_BUDGETS.html, maxTextChars: 100 };
     const html = `<script>${'x'.repeat(200)}</script><p>short`;
