@@ -211,11 +211,11 @@ describe('a Word table', () => {
     ]);
   });
 
-  it('flattens a nested table into its cell, and keeps a one-column table as paragraphs', async () => {
+  it('flattens a nested table into its cell, and keeps a table with text in one column as paragraphs', async () => {
     const inner = tbl(tr(tc(p('内一')) + tc(p('内二'))) + tr(tc(p('内三')) + tc(p('内四'))));
     const bytes = await docxWithBody(
       tbl(tr(tc(p('外')) + tc(p('前') + inner + p('后')))) +
-        tbl(tr(tc(p('通知', 'Heading1') + p('框内正文'))) + tr(tc(p('第二行')))),
+        tbl(tr(tc(p('通知', 'Heading1') + p('框内正文')) + tc(p(''))) + tr(tc(p('第二行')))),
     );
     expect(await docxSections(bytes)).toEqual([
       { label: null, text: '| 外 | 前 内一 内二 内三 内四 后 |\n| --- | --- |' },

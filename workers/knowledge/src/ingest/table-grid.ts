@@ -109,7 +109,13 @@ export class TableGrid {
     // Columns only ever covered by a cell from their left are none of the table's own: a cell
     // spanning "100" columns means "to the end of the row".
     const width = Math.max(0, ...rows.map((row) => row.spanned.lastIndexOf(false) + 1));
-    if (width < 2) return undefined;
+    const withText = new Set<number>();
+    for (const row of rows) {
+      row.cells.forEach((cell, column) => {
+        if (cell !== '' && !row.spanned[column]) withText.add(column);
+      });
+    }
+    if (withText.size < 2) return undefined;
     const caption: string[] = [];
     while (rows.length > 1 && isTitleRow(rows[0]!)) caption.push(rows.shift()!.cells[0]!);
     let headers = 0;
