@@ -90,7 +90,7 @@ describe('tables found from where the text stands', () => {
     );
   });
 
-  it('joins a cell’s wrapped lines, keeps empty cells and right-aligned numbers in their columns', () => {
+  it('joins a cell’s wrapped lines, keeps empty cells (a first one too) and right-aligned numbers in their columns', () => {
     const right = (baseline: number, text: string) => run(400 - widthOf(text), baseline, text);
     const runs = [
       ...line(100, [
@@ -112,6 +112,9 @@ describe('tables found from where the text stands', () => {
         [180, 'Residents over 65'],
       ]),
       right(168, '45'),
+      // Merged down from the row above: its first cell is empty.
+      ...line(186, [[180, 'Students']]),
+      right(186, '30'),
     ];
     expect(tablesOf(runs)).toEqual([
       [
@@ -120,6 +123,33 @@ describe('tables found from where the text stands', () => {
         '| Rent | Tenants of private landlords in the Kestrel Ward | 1,200 |',
         '| Deposit | | 800 |',
         '| Transport | Residents over 65 | 45 |',
+        '| | Students | 30 |',
+      ].join('\n'),
+    ]);
+  });
+
+  it('reads a tight table as Word sets one: little more than an em between its columns', () => {
+    const size = 10.5;
+    const cell = (x: number, baseline: number, text: string) => run(x, baseline, text, size);
+    const runs = [
+      cell(72, 100, '序号'),
+      cell(110, 100, '申请条件'),
+      cell(267, 100, '补贴标准'),
+      cell(72, 120, '1'),
+      // Fourteen characters fill the column; the rest wraps onto the next line.
+      cell(110, 120, '在本市连续居住满三年、家庭年'),
+      cell(267, 120, '每月1200元'),
+      cell(110, 133.65, '收入低于八万元的租房家庭'),
+      cell(72, 153, '2'),
+      cell(110, 153, '高校毕业生'),
+      cell(267, 153, '每月800元'),
+    ];
+    expect(tablesOf(runs)).toEqual([
+      [
+        '| 序号 | 申请条件 | 补贴标准 |',
+        '| --- | --- | --- |',
+        '| 1 | 在本市连续居住满三年、家庭年收入低于八万元的租房家庭 | 每月1200元 |',
+        '| 2 | 高校毕业生 | 每月800元 |',
       ].join('\n'),
     ]);
   });

@@ -34,8 +34,12 @@ export interface FoundTable {
 }
 
 // Distances in em (the font size of the region's text).
-/** A gap this wide between runs may part two cells; across a channel, typically at least this. */
-const CELL_GAP = 1;
+/**
+ * A gap this wide between runs may part two cells; across a channel, typically at least this.
+ * Word pads a cell 0.19 cm on each side, about an em of 10.5 pt type between two cells' text;
+ * pdf.js itself keeps gaps up to 0.6 em inside one text item, as word spaces.
+ */
+const CELL_GAP = 0.8;
 /** The white strip between two columns is at least this wide on every line. */
 const MIN_CHANNEL = 0.5;
 /** Consecutive lines of one table are at most this far apart (baseline to baseline). */
