@@ -1,4 +1,4 @@
-import { findMarkdownTables } from './markdown-table';
+import { findMarkdownTables } from './markdown-table.ts';
 
 /**
  * Where the Markdown tables of a page's text lie, as the chunker (chunker.ts) needs them: in

@@ -14,7 +14,7 @@
  * chunk's length (a header longer than half a chunk is not repeated). Text without tables is
  * chunked exactly as before tables were known.
  */
-import { tableAround, tablePlaces, type TablePlace } from './chunk-tables';
+import { tableAround, tablePlaces, type TablePlace } from './chunk-tables.ts';
 
 export interface Chunk {
   content: string;
