@@ -253,6 +253,7 @@ function printBanner(running: LocalStack, bindHost: string, bindPort: number): v
     `  database     ${running.database.description}`,
     `  admin        ${running.admin.username} (set ADMIN_USERNAME / ADMIN_PASSWORD before the first start to choose)`,
     `  model        ${running.model.offline ? `OFFLINE endpoint ${running.model.baseUrl}` : running.model.baseUrl || 'OpenAI (SDK default)'}`,
+    `  OCR          ${running.ocr.baseUrl ? `${running.ocr.baseUrl}${running.ocr.local ? ' (PP-OCRv4, started here)' : ''}` : 'off (PDFs without a text layer are refused)'}`,
     '',
   ];
   if (running.model.offline) {

@@ -2,6 +2,7 @@
 // TypeScript program too (dev/tsconfig.json, NodeNext), which would then type-check the
 // contracts under Node's rules.
 import type { TestStack } from './stack';
+import type { scannedFixturesForTests } from '../dev/fixtures/scanned-pdfs';
 import type gateway from '../workers/gateway/src/index';
 import type { authService } from '../shared/contracts/auth';
 import type { knowledgeService } from '../shared/contracts/knowledge';
@@ -10,6 +11,8 @@ import type { RpcBindingOf } from '../shared/service';
 declare module 'vitest' {
   export interface ProvidedContext {
     stack: TestStack;
+    /** Scanned PDFs (dev/fixtures/scanned-pdfs.ts), drawn in Node: base64 and expected pages. */
+    scans: Awaited<ReturnType<typeof scannedFixturesForTests>>;
   }
 }
 

@@ -5,6 +5,7 @@ import { applyMigrations, withPool } from './migrate.ts';
 import { LOCAL_ADMIN, runSeeds } from './seed.ts';
 import { describeError } from './describe-error.ts';
 import { startModel, type RunningModel } from './model.ts';
+import { startOcr, type RunningOcr } from './ocr.ts';
 
 /** Everything the workers need locally, started in order and closed in reverse. */
 export interface LocalStack {
@@ -12,6 +13,8 @@ export interface LocalStack {
   /** The first super admin (local defaults unless ADMIN_USERNAME / ADMIN_PASSWORD are set). */
   admin: { username: string; password: string };
   model: RunningModel;
+  /** The OCR service (a child process unless OCR_URL names one; none with OCR=off). */
+  ocr: RunningOcr;
   /** The settings every module worker receives (DSNs, database proxy, model endpoint). */
   workerEnv: Record<string, string>;
   close(): Promise<void>;
@@ -88,6 +91,14 @@ export async function startLocalStack(options: {
       cause: err,
     });
   }
+  let ocr: RunningOcr;
+  try {
+    ocr = await startOcr(env);
+  } catch (err) {
+    await model.close();
+    await database.close();
+    throw new StartupError(`cannot start the OCR service: ${describeError(err)}`, { cause: err });
+  }
   const workerEnv: Record<string, string> = {
     DATABASE_URL: workerDatabaseUrl,
     // Locally the modules share one database; separate DSNs are for deployments.
@@ -101,6 +112,8 @@ export async function startLocalStack(options: {
     AUTH_PUBLIC_KEYS: keys.publicJwks,
     MODEL_BASE_URL: model.baseUrl,
     ...(model.apiKey ? { MODEL_API_KEY: model.apiKey } : {}),
+    // Without a service, OCR is off: the OCR_SERVICE binding (the container) is never reached.
+    ...(ocr.baseUrl ? { OCR_URL: ocr.baseUrl } : { OCR: 'off' }),
     // PGlite serves one session at a time: a chunk step's inserts into the HNSW index go in
     // transactions of about 20 ms, so that interactive requests never wait behind a whole step
     // (bench/ingest-contention.ts). A Postgres server (Neon) runs sessions side by side.
@@ -122,8 +135,10 @@ export async function startLocalStack(options: {
     database,
     admin,
     model,
+    ocr,
     workerEnv,
     async close() {
+      await ocr.close();
       await model.close();
       await database.close();
     },

@@ -10,6 +10,8 @@ const stack = await startLocalStack({
   env: {
     DATABASE_URL: process.env.DATABASE_URL,
     EMBEDDING_DIMENSIONS: process.env.EMBEDDING_DIMENSIONS,
+    OCR: process.env.OCR,
+    OCR_URL: process.env.OCR_URL,
   },
   dataDir: process.env.KBCHAT_DATA_DIR || undefined,
 });

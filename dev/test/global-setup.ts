@@ -5,6 +5,7 @@ import type { TestProject } from 'vitest/node';
 import { wranglerEnv } from '../stack/wrangler.ts';
 import type { TestStack } from '../../test/stack.ts';
 import { MODULE_WORKERS } from '../stack/wrangler.ts';
+import { scannedFixturesForTests } from '../fixtures/scanned-pdfs.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -16,8 +17,14 @@ const root = path.resolve(import.meta.dirname, '../..');
 export default async function setup(project: TestProject) {
   // Per project and run, so that two builds at once never overwrite each other's bundles.
   const distDir = path.join(root, 'dist', `test-${crypto.randomUUID().slice(0, 8)}`);
-  const [stack] = await Promise.all([startStackProcess(), buildModules(distDir)]);
+  const [stack, , scans] = await Promise.all([
+    startStackProcess(),
+    buildModules(distDir),
+    // Drawn here (workerd has no canvas), cached in dev/fixtures/out/scans.
+    scannedFixturesForTests(),
+  ]);
   project.provide('stack', { ...stack.description, distDir });
+  project.provide('scans', scans);
   return async () => {
     await stopProcess(stack.child);
     await rm(distDir, { recursive: true, force: true });

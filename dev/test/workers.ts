@@ -38,9 +38,8 @@ export function moduleWorkers(stack: TestStack) {
     // The bundle is already built: module rules only apply to unbundled sources.
     delete workerOptions.modulesRules;
     // The OCR container worker needs Docker and is not run here: the stack's OCR_URL is used.
-    if (workerOptions.serviceBindings && 'OCR' in workerOptions.serviceBindings) {
-      delete workerOptions.serviceBindings.OCR;
-    }
+    const services = workerOptions.serviceBindings as Record<string, unknown> | undefined;
+    if (services) delete services.OCR_SERVICE;
     const bundle = path.join(stack.distDir, name, 'index.js');
     return {
       ...workerOptions,

@@ -23,7 +23,7 @@ export interface OcrEndpoint {
 
 /**
  * The OCR endpoint: OCR_URL when set (the local service, or any host running its image), else
- * the OCR binding (the container worker, workers/ocr); undefined when OCR is off.
+ * the OCR_SERVICE binding (the container worker, workers/ocr); undefined when OCR is off.
  */
 export function ocrEndpoint(
   settings: OcrSettings,

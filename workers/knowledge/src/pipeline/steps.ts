@@ -238,7 +238,7 @@ export function extractPages(ctx: StepContext, fileId: string, range: PageRange)
 
 /** The OCR endpoint, when OCR is on and configured. */
 const ocrOf = (ctx: StepContext): OcrEndpoint | undefined =>
-  ocrEndpoint(knowledgeConfig(ctx.env).ocr, ctx.env.OCR);
+  ocrEndpoint(knowledgeConfig(ctx.env).ocr, ctx.env.OCR_SERVICE);
 
 const needsOcr = (layout: PageLayout) =>
   layout.source?.kind === 'text_layer' && layout.source.needsOcr !== undefined;
