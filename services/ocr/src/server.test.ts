@@ -29,7 +29,7 @@ const IMAGE = { width: 1200, height: 600 };
 const CHINESE = [
   '第一条 为加强市级机关差旅费管理，规范差旅费开支',
   '第二条 省外出差住宿费每人每天的限额为五百元',
-  '第三条 本办法自发布之日起施行',
+  '第三条 本办法自发布之日起施行。',
 ];
 
 interface OcrPage {
@@ -136,6 +136,8 @@ describe('reading pages', () => {
       expect(y1 - y0).toBeLessThan(25);
       expect(x1).toBeLessThanOrEqual(432);
     });
+    // Small punctuation at a line's end is inside its box (recognise.ts, LINE_END_PAD).
+    expect(page!.lines[2]!.text.endsWith('。')).toBe(true);
     const tops = page!.lines.map((line) => line.box[1]);
     expect(tops).toEqual([...tops].sort((a, b) => a - b));
     expect(page!.confidence).toBeGreaterThan(0.8);
