@@ -15,9 +15,22 @@ const root = path.resolve(import.meta.dirname, '..');
 // The web app first: its bundle is the gateway's static assets (wrangler.toml [assets]).
 await buildWeb();
 const rows: string[] = [];
-for (const { name, config } of [{ name: 'gateway', config: 'wrangler.toml' }, ...MODULE_WORKERS]) {
+// The OCR worker's bundle is checked too; its container image needs Docker to build, which
+// the dry run leaves out (--containers-rollout=none), as a deploy without Docker would.
+const OCR_WORKER = {
+  name: 'ocr',
+  config: 'workers/ocr/wrangler.toml',
+  args: ['--containers-rollout=none'],
+};
+const workers: { name: string; config: string; args?: string[] }[] = [
+  { name: 'gateway', config: 'wrangler.toml' },
+  ...MODULE_WORKERS,
+  OCR_WORKER,
+];
+for (const { name, config, args = [] } of workers) {
   const outdir = path.join(root, 'dist', name);
-  const run = spawnSync('wrangler', ['deploy', '--dry-run', '-c', config, '--outdir', outdir], {
+  const dryRun = ['deploy', '--dry-run', ...args, '-c', config, '--outdir', outdir];
+  const run = spawnSync('wrangler', dryRun, {
     cwd: root,
     encoding: 'utf8',
     env: wranglerEnv(process.env),

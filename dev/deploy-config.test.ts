@@ -9,14 +9,14 @@ import { MODULE_WORKERS } from './stack/wrangler.ts';
 const root = path.resolve(import.meta.dirname, '..');
 
 describe('the deployed shape', () => {
-  it.each(MODULE_WORKERS.map((worker) => [worker.name, worker.config]))(
-    '%s has no workers.dev host and no preview URLs',
-    (_, config) => {
-      const read = unstable_readConfig({ config: path.join(root, config) });
-      expect(read.workers_dev).toBe(false);
-      expect(read.preview_urls).toBe(false);
-    },
-  );
+  it.each([
+    ...MODULE_WORKERS.map((worker) => [worker.name, worker.config]),
+    ['ocr', 'workers/ocr/wrangler.toml'],
+  ])('%s has no workers.dev host and no preview URLs', (_, config) => {
+    const read = unstable_readConfig({ config: path.join(root, config) });
+    expect(read.workers_dev).toBe(false);
+    expect(read.preview_urls).toBe(false);
+  });
 
   it('the document reader holds no binding, secret or route: bytes in, text out', () => {
     const reader = unstable_readConfig({
@@ -27,5 +27,17 @@ describe('the deployed shape', () => {
     expect(reader.r2_buckets ?? []).toEqual([]);
     expect(Object.keys(reader.vars ?? {})).toEqual([]);
     expect(reader.routes ?? []).toEqual([]);
+  });
+
+  it('the OCR worker has no route: knowledge reaches it through its OCR_SERVICE binding', () => {
+    const ocr = unstable_readConfig({ config: path.join(root, 'workers/ocr/wrangler.toml') });
+    expect(ocr.routes ?? []).toEqual([]);
+    expect(ocr.containers?.map((c) => c.class_name)).toEqual(['OcrContainer']);
+    const knowledge = unstable_readConfig({
+      config: path.join(root, 'workers/knowledge/wrangler.toml'),
+    });
+    expect(knowledge.services).toContainEqual(
+      expect.objectContaining({ binding: 'OCR_SERVICE', service: ocr.name }),
+    );
   });
 });

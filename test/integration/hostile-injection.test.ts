@@ -349,7 +349,7 @@ describe('text that Postgres cannot store', () => {
       expect(page?.text).toContain('Harbour fees');
       expect(page?.text).not.toContain('\u0000');
     } else {
-      await expectProblem(res, [422], ['pdf_no_text', 'pdf_corrupt']);
+      await expectProblem(res, [422], ['pdf_no_text', 'pdf_ocr_no_text', 'pdf_corrupt']);
       expect(await storeCounts()).toEqual(countsBefore);
     }
   });

@@ -151,7 +151,8 @@ describe('bad input answers 4xx and writes nothing', () => {
     ['a ZIP archive that is no Word document', () => ZIP_BYTES, 415, 'unsupported_format'],
     ['an empty file', () => new Uint8Array(0), 422, 'document_no_text'],
     ['an encrypted PDF', () => makeEncryptedPdf(), 422, 'pdf_encrypted'],
-    ['a scan without text', () => makeScannedPdf(2), 422, 'pdf_no_text'],
+    // OCR reads the two pages of a 32×32-pixel image and finds nothing legible.
+    ['a scan without text', () => makeScannedPdf(2), 422, 'pdf_ocr_no_text'],
     ['a truncated PDF', () => english.slice(0, Math.floor(english.length / 3)), 422, 'pdf_corrupt'],
     ['random bytes behind %PDF-', () => randomPdf(), 422, 'pdf_corrupt'],
     ['more pages than allowed', () => makeManyPagesPdf(501), 422, 'pdf_too_many_pages'],

@@ -36,6 +36,7 @@ interface __BaseEnv_KnowledgeEnv {
 	OCR_API_KEY: string;
 	AUTH: Service<typeof import("../auth/src/index").AuthRpc>;
 	READER: Service<typeof import("./src/reader/index").DocumentReader>;
+	OCR_SERVICE: Service<typeof import("../ocr/src/index").default>;
 	INGEST: Workflow<Parameters<import("./src/index").IngestFile['run']>[0]['payload']>;
 }
 interface KnowledgeEnv extends __BaseEnv_KnowledgeEnv {}

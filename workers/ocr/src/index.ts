@@ -5,7 +5,7 @@ import { Container, getRandom } from '@cloudflare/containers';
  * PP-OCRv4 models read it. It keeps no state between requests; it sleeps when idle and its
  * models load again (about a second) on the next request.
  */
-export class OcrContainer extends Container<OcrEnv> {
+export class OcrContainer extends Container {
   override defaultPort = 8080;
   override sleepAfter = '10m';
   // The service reads what it is sent: it has no business on the internet.
@@ -13,7 +13,7 @@ export class OcrContainer extends Container<OcrEnv> {
 }
 
 /**
- * Requests from the knowledge worker's OCR binding, spread over OCR_INSTANCES containers. A
+ * Requests from the knowledge worker's OCR_SERVICE binding, spread over OCR_INSTANCES containers. A
  * container that is busy answers 503 (its queue is full), which the ingestion retries.
  */
 export default {
