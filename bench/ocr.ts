@@ -285,6 +285,8 @@ interface FixtureResult {
     punctuation: number | null;
     ocrConfidence: number;
   }[];
+  /** What the service read on each page (its lines, one per line), for a look at the errors. */
+  texts: string[];
 }
 
 /** The service's lines of a page, in the order it gives them, one per line. */
@@ -315,6 +317,7 @@ function scoreFixture(fixture: ScannedPdf, pages: OcrPage[], seconds: number): F
       punctuation: roundOrNull(accuracy(s.punctuation)),
       ocrConfidence: round(s.confidence, 3),
     })),
+    texts: pages.map(pageText),
   };
 }
 
