@@ -78,6 +78,11 @@ export async function openPdf(
     throw new PdfUnreadableError(describeOpenError(error), { cause: error });
   }
 
+  // A page whose rendering was cancelled or failed: PDF.js stops reading its operator list 100 ms
+  // later. Destroyed before that, the document leaves a promise rejected that nobody handles
+  // ("Page was destroyed"); close() waits until then.
+  let settled = 0;
+
   return {
     pageCount: pdf.numPages,
     async render(pageNumber, { dpi, maxPagePixels, deadline, signal }) {
@@ -146,6 +151,7 @@ export async function openPdf(
           },
         };
       } catch (error) {
+        settled = Date.now() + 150;
         signal?.throwIfAborted();
         if (timedOut) {
           throw new PageTooComplexError(`Page ${pageNumber} ran out of its time budget.`);
@@ -160,6 +166,8 @@ export async function openPdf(
       }
     },
     async close() {
+      const wait = settled - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       unregister();
       await pdf.loadingTask.destroy();
     },

@@ -73,10 +73,12 @@ function read(
   body: RequestInit['body'],
   query: string,
   headers: Record<string, string> = {},
+  signal?: AbortSignal,
 ): Promise<Response> {
   return fetch(`${url}/v1/read?${query}`, {
     method: 'POST',
     body,
+    signal,
     headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/pdf', ...headers },
     ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
   } as RequestInit);
@@ -319,6 +321,25 @@ describe('one page at a time', () => {
     expect((await first).status).toBe(200);
     expect((await second).status).toBe(200);
     expect(await health()).toMatchObject({ busy: 0, queued: 0 });
+  });
+});
+
+describe('a client that goes away', () => {
+  it('stops reading its pages, and the next request is read', async () => {
+    const page = await drawTextJpeg(CHINESE, { ...IMAGE, left: 80, top: 120 });
+    const threePages = imagePdf(Array.from({ length: 3 }, () => ({ ...page, ...PAGE })));
+    const controller = new AbortController();
+    const gone = read(threePages, 'first=1&last=3', {}, controller.signal).catch(() => 'aborted');
+    await expect.poll(async () => (await health()).busy, { timeout: 10_000 }).toBe(1);
+    const readSoFar = log.match(/read pages/g)?.length ?? 0;
+    controller.abort();
+    expect(await gone).toBe('aborted');
+    await expect.poll(async () => (await health()).busy, { timeout: 10_000 }).toBe(0);
+    // It stopped within the page it was reading: pages 2 and 3 were never read.
+    await expect.poll(() => log.match(/read pages/g)?.length ?? 0).toBe(readSoFar + 1);
+    expect(log.split('\n').findLast((line) => line.includes('read pages'))).not.toMatch(/p3/);
+    const [next] = await readOk(await chinesePage());
+    expect(next!.lines).toHaveLength(3);
   });
 });
 
