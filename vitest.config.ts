@@ -36,6 +36,17 @@ export default defineConfig({
         },
       },
       {
+        // The OCR service (services/ocr) with its real PP-OCRv4 models; server.test.ts runs it as
+        // its own process, as npm run dev does (dev/stack/ocr.ts).
+        test: {
+          name: 'ocr',
+          environment: 'node',
+          include: ['services/ocr/src/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
         test: {
           name: 'tooling',
           environment: 'node',

@@ -4,5 +4,5 @@
  */
 export const HALVES = {
   workerd: ['unit', 'integration', 'integration-model', 'faults'],
-  node: ['tooling', 'web', 'e2e', 'reliability'],
+  node: ['tooling', 'ocr', 'web', 'e2e', 'reliability'],
 } as const;

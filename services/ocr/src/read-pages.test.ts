@@ -82,10 +82,24 @@ describe('readPages', () => {
     ]);
   });
 
-  it('answers a page without text with no lines and confidence 0', async () => {
+  it('answers a blank page with no lines and confidence 0, without running detection', async () => {
     const blank = makeTextPdf([''], { pageWidth: 432, pageHeight: 216 });
-    const [page] = await readPages(blank, 1, 1, { engine, settings: SETTINGS });
+    const timings: (PageTimings | undefined)[] = [];
+    const [page] = await readPages(blank, 1, 1, {
+      engine,
+      settings: SETTINGS,
+      onPageEnd: (t) => timings.push(t),
+    });
     expect(page).toMatchObject({ page: 1, lines: [], confidence: 0 });
+    expect(timings).toEqual([expect.objectContaining({ boxes: 0, detectMs: 0 })]);
+    // A page with a few characters of ink is read.
+    const [scanned] = await readPages(scan.slice(), 1, 1, {
+      engine,
+      settings: SETTINGS,
+      onPageEnd: (t) => timings.push(t),
+    });
+    expect(scanned!.lines.length).toBe(2);
+    expect(timings[1]!.detectMs).toBeGreaterThan(0);
   });
 
   it('gives up a page past its time budget', async () => {

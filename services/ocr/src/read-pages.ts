@@ -3,6 +3,7 @@
  * the OCR engine. Boxes are converted from image pixels to page points (origin top-left, y
  * down, display orientation).
  */
+import { isBlankPage } from './blank-page.ts';
 import { PageOutOfRangeError } from './errors.ts';
 import type { Engine, RecognisedLine } from './recognise.ts';
 import { openPdf, type RenderedPage } from './render-page.ts';
@@ -85,12 +86,14 @@ export async function readPages(
           signal,
         });
         const renderMs = performance.now() - started;
-        const text = await engine.read(rendered.image, {
-          maxDetectPixels: settings.maxDetectPixels,
-          maxLines: settings.maxLines,
-          deadline,
-          signal,
-        });
+        const text = isBlankPage(rendered.image)
+          ? { lines: [], boxes: 0, detectMs: 0, recogniseMs: 0 }
+          : await engine.read(rendered.image, {
+              maxDetectPixels: settings.maxDetectPixels,
+              maxLines: settings.maxLines,
+              deadline,
+              signal,
+            });
         pages.push(toOcrPage(rendered, text.lines));
         timings = {
           page,
