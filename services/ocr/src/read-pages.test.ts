@@ -5,6 +5,7 @@
  */
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { hostilePdfs } from '../../../dev/fixtures/hostile-pdfs.ts';
 import { makeTextPdf } from '../../../dev/fixtures/pdf-builder.ts';
 import { PageOutOfRangeError, PageTooComplexError, PdfUnreadableError } from './errors.ts';
 import { readPages, type PageTimings, type ReadSettings } from './read-pages.ts';
@@ -106,6 +107,17 @@ describe('readPages', () => {
     await expect(
       readPages(scan.slice(), 1, 1, { engine, settings: { ...SETTINGS, pageTimeMs: 1 } }),
     ).rejects.toBeInstanceOf(PageTooComplexError);
+  });
+
+  it('gives up a page whose drawing fans out at its render budget, whatever is left', async () => {
+    const corpus = await hostilePdfs({ oversize: false, bombMiB: 1 });
+    const laughs = corpus.find((file) => file.name === 'xobject-laughs-9')!;
+    const started = Date.now();
+    await expect(
+      readPages(laughs.bytes, 1, 1, { engine, settings: { ...SETTINGS, renderTimeMs: 2_000 } }),
+    ).rejects.toBeInstanceOf(PageTooComplexError);
+    // A billion paints, stopped near the budget rather than at the page's 60 s.
+    expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   it('stops when the client goes away', async () => {

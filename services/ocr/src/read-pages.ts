@@ -43,7 +43,13 @@ export interface PageTimings {
 
 export type ReadSettings = Pick<
   Settings,
-  'dpi' | 'maxPagePixels' | 'maxDetectPixels' | 'maxImagePixels' | 'maxLines' | 'pageTimeMs'
+  | 'dpi'
+  | 'maxPagePixels'
+  | 'maxDetectPixels'
+  | 'maxImagePixels'
+  | 'maxLines'
+  | 'pageTimeMs'
+  | 'renderTimeMs'
 >;
 
 export interface ReadOptions {
@@ -82,7 +88,7 @@ export async function readPages(
         const rendered = await document.render(page, {
           dpi: settings.dpi,
           maxPagePixels: settings.maxPagePixels,
-          deadline,
+          deadline: Math.min(deadline, Date.now() + settings.renderTimeMs),
           signal,
         });
         const renderMs = performance.now() - started;

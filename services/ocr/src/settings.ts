@@ -24,6 +24,13 @@ export interface Settings {
   maxLines: number;
   /** OCR_PAGE_TIME_MS: a page still being read after this long → 422 page_too_complex. */
   pageTimeMs: number;
+  /**
+   * OCR_RENDER_TIME_MS: a page still rendering after this long → 422 page_too_complex. Real
+   * pages render in a second or two (a JPEG scan's decoding is most of it); a page whose
+   * drawing fans out (form XObjects drawing each other a billion times) would take the whole
+   * page budget from the reading.
+   */
+  renderTimeMs: number;
   /** OCR_MAX_BODY_BYTES: a larger request body → 413 document_too_large. */
   maxBodyBytes: number;
   /** OCR_MAX_PAGES: the most pages one request may ask for (last − first + 1). */
@@ -49,6 +56,7 @@ export const DEFAULTS: Settings = {
   maxImagePixels: 40_000_000,
   maxLines: 1500,
   pageTimeMs: 60_000,
+  renderTimeMs: 15_000,
   maxBodyBytes: 100 * 1024 * 1024,
   maxPages: 8,
   queueLength: 8,
@@ -69,6 +77,7 @@ const NUMERIC: [string, NumericKey, number, number][] = [
   ['OCR_MAX_IMAGE_PIXELS', 'maxImagePixels', 10_000, 400_000_000],
   ['OCR_MAX_LINES', 'maxLines', 1, 100_000],
   ['OCR_PAGE_TIME_MS', 'pageTimeMs', 100, 3_600_000],
+  ['OCR_RENDER_TIME_MS', 'renderTimeMs', 100, 3_600_000],
   ['OCR_MAX_BODY_BYTES', 'maxBodyBytes', 1, 2 ** 31 - 1],
   ['OCR_MAX_PAGES', 'maxPages', 1, 1000],
   ['OCR_QUEUE_LENGTH', 'queueLength', 0, 10_000],
