@@ -75,10 +75,35 @@ export interface IngestBudget {
   totalMs: number;
 }
 
+/** What a run uploads: a PDF and its page count. */
+export interface BudgetDocument {
+  pdf: Uint8Array;
+  pages: number;
+}
+
+/** The issue's document: a 500-page PDF padded to 20 MB with a stream no page uses. */
+function largePdf(): BudgetDocument {
+  const pdf = makeManyPagesPdf(PAGES, {
+    ballastBytes: FILE_BYTES - makeManyPagesPdf(PAGES).length,
+  });
+  return { pdf, pages: PAGES };
+}
+
 export async function measureIngestBudget(out: string): Promise<IngestBudget[]> {
+  return measureBudgetRuns(
+    out,
+    [null, HEAP_CAP_MIB].map((cap) => ({ cap, document: largePdf })),
+  );
+}
+
+/** Runs, each with its document and V8's old-space cap, printed and written to `out`. */
+export async function measureBudgetRuns(
+  out: string,
+  plan: { cap: number | null; document: () => BudgetDocument | Promise<BudgetDocument> }[],
+): Promise<IngestBudget[]> {
   const runs: IngestBudget[] = [];
-  for (const cap of [null, HEAP_CAP_MIB]) {
-    const result = await measureOnce(cap).catch((error: unknown) => {
+  for (const { cap, document } of plan) {
+    const result = await measureOnce(cap, await document()).catch((error: unknown) => {
       if (cap === null) throw error;
       throw new Error(`the ingest did not finish with V8's old space capped at ${cap} MiB`, {
         cause: error,
@@ -92,7 +117,10 @@ export async function measureIngestBudget(out: string): Promise<IngestBudget[]> 
   return runs;
 }
 
-async function measureOnce(heapCapMiB: number | null): Promise<IngestBudget> {
+async function measureOnce(
+  heapCapMiB: number | null,
+  document: BudgetDocument,
+): Promise<IngestBudget> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kbchat-budget-'));
   const stack = await startLocalStack({ env: process.env, dataDir: path.join(dataDir, 'pglite') });
   const port = 9400 + Math.floor(Math.random() * 400);
@@ -179,9 +207,7 @@ async function measureOnce(heapCapMiB: number | null): Promise<IngestBudget> {
     const readerHeap = sampleHeap(isolates.reader);
 
     log('profiling; uploading');
-    const pdf = makeManyPagesPdf(PAGES, {
-      ballastBytes: FILE_BYTES - makeManyPagesPdf(PAGES).length,
-    });
+    const { pdf } = document;
     const started = Date.now();
     const form = new FormData();
     form.append('file', new File([pdf], 'budget.pdf'));
@@ -219,7 +245,7 @@ async function measureOnce(heapCapMiB: number | null): Promise<IngestBudget> {
     });
     return {
       heapCapMiB,
-      pages: PAGES,
+      pages: document.pages,
       fileBytes: pdf.length,
       heapBeforeMiB: round(before.usedSize / MiB),
       heapPeakMiB: round(Math.max(...heap.samples.map((s) => s.used)) / MiB),
@@ -255,12 +281,18 @@ async function untilAnswering(url: string) {
   throw new Error(`nothing answered on ${url}`);
 }
 
-type Progress = { status: string; pages_done: number; chunks_done: number; chunks: number };
+type Progress = {
+  status: string;
+  pages_done: number;
+  chunks_done: number;
+  chunks: number;
+  ocr?: { pages: number; pages_done: number };
+};
 
 /** The file's progress, polled: a mark each time a step's work shows (pages or chunks move on). */
 async function followSteps(base: string, token: string, id: string, started: number) {
   const marks: { step: string; at: number }[] = [];
-  let last = { status: 'queued', pages_done: 0, chunks_done: 0, chunks: 0 };
+  let last: Progress = { status: 'queued', pages_done: 0, chunks_done: 0, chunks: 0 };
   for (const deadline = started + 15 * 60_000; Date.now() < deadline;) {
     const res = await fetch(`${base}/moduleknowledge/file_status?id=${id}`, {
       headers: { Authorization: `Bearer ${token}` },
@@ -275,6 +307,11 @@ async function followSteps(base: string, token: string, id: string, started: num
       marks.push({ step: `read the file + pages 1-${data.pages_done}${what}`, at: now });
     } else if (data.pages_done !== last.pages_done && data.pages_done > 0 && data.chunks === 0) {
       marks.push({ step: `pages ${last.pages_done + 1}-${data.pages_done}`, at: now });
+    }
+    // Pages without a usable text layer, read by the OCR service a few per step.
+    const ocrDone = data.ocr?.pages_done ?? 0;
+    if (ocrDone > (last.ocr?.pages_done ?? 0)) {
+      marks.push({ step: `OCR pages ${(last.ocr?.pages_done ?? 0) + 1}-${ocrDone}`, at: now });
     }
     if (!began && data.chunks > 0 && last.chunks === 0)
       marks.push({ step: 'page text + plan chunks', at: now });

@@ -5,6 +5,7 @@
 //   npm run bench:ingest               # ingest, its memory and CPU budget, the reader's memory
 //                                      # on the worst documents of each format, and query
 //   npm run bench:paths                # paths only
+//   node bench/run.ts scan             # scans through the stack and OCR (part of bench:ocr)
 //   npm run bench:contention           # /me while a 300-page PDF ingests, paced or not
 //   node bench/run.ts query            # one section; output in bench-results/ingest.json
 //
@@ -47,7 +48,8 @@ import { LOCAL_ADMIN } from '../dev/stack/seed.ts';
 import { CONSTANT_WEIGHT, embedText } from '../dev/stack/offline-model/lexical.ts';
 import { makeCorpus, makeQuestions } from './corpus.ts';
 import { stats, type Stats } from './stats.ts';
-import { measureIngestBudget } from './ingest-budget.ts';
+import { chinesePolicyScan } from '../dev/fixtures/scanned-pdfs.ts';
+import { HEAP_CAP_MIB, measureBudgetRuns, measureIngestBudget } from './ingest-budget.ts';
 import { measureContention } from './ingest-contention.ts';
 import { measureReaderMemory } from './reader-memory.ts';
 import { table } from './table.ts';
@@ -56,7 +58,7 @@ import { printRequestPaths } from './paths/report.ts';
 import { runRequestPaths } from './request-paths.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SECTIONS = ['ingest', 'budget', 'reader', 'contention', 'query', 'paths'] as const;
+const SECTIONS = ['ingest', 'budget', 'scan', 'reader', 'contention', 'query', 'paths'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values, positionals } = parseArgs({
@@ -836,6 +838,18 @@ async function main(): Promise<void> {
     );
     timings.budget_s = round((performance.now() - ts) / 1000, 1);
   }
+  if (sections.includes('scan')) {
+    // Scans through the whole stack and its OCR service: a 10-page scan's time to ready (V8's
+    // defaults), and a 50-page scan under the 64 MiB old-space cap (the run aborts if either
+    // isolate's live heap does not fit).
+    const ts = performance.now();
+    const scan = async (pages: number) => ({ pdf: (await chinesePolicyScan(pages)).bytes, pages });
+    output.scan = await measureBudgetRuns(path.join(root, 'bench-results', 'scan-budget.json'), [
+      { cap: null, document: () => scan(10) },
+      { cap: HEAP_CAP_MIB, document: () => scan(50) },
+    ]);
+    timings.scan_s = round((performance.now() - ts) / 1000, 1);
+  }
   if (sections.includes('reader')) {
     const ts = performance.now();
     output.reader = await measureReaderMemory(
@@ -887,6 +901,7 @@ async function main(): Promise<void> {
   );
   const written: string[] = [];
   if (output.budget) written.push(path.join(root, 'bench-results', 'ingest-budget.json'));
+  if (output.scan) written.push(path.join(root, 'bench-results', 'scan-budget.json'));
   if (output.reader) written.push(path.join(root, 'bench-results', 'reader-memory.json'));
   if (output.contention) written.push(path.join(root, 'bench-results', 'contention.json'));
   if (ingest || query) {

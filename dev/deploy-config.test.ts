@@ -9,8 +9,8 @@ import { MODULE_WORKERS } from './stack/wrangler.ts';
 const root = path.resolve(import.meta.dirname, '..');
 
 describe('the deployed shape', () => {
-  it.each([
-    ...MODULE_WORKERS.map((worker) => [worker.name, worker.config]),
+  it.each<[string, string]>([
+    ...MODULE_WORKERS.map((worker): [string, string] => [worker.name, worker.config]),
     ['ocr', 'workers/ocr/wrangler.toml'],
   ])('%s has no workers.dev host and no preview URLs', (_, config) => {
     const read = unstable_readConfig({ config: path.join(root, config) });
@@ -32,7 +32,9 @@ describe('the deployed shape', () => {
   it('the OCR worker has no route: knowledge reaches it through its OCR_SERVICE binding', () => {
     const ocr = unstable_readConfig({ config: path.join(root, 'workers/ocr/wrangler.toml') });
     expect(ocr.routes ?? []).toEqual([]);
-    expect(ocr.containers?.map((c) => c.class_name)).toEqual(['OcrContainer']);
+    expect(ocr.containers?.map((c: { class_name: string }) => c.class_name)).toEqual([
+      'OcrContainer',
+    ]);
     const knowledge = unstable_readConfig({
       config: path.join(root, 'workers/knowledge/wrangler.toml'),
     });
