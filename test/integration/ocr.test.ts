@@ -127,3 +127,19 @@ describe('a born-digital PDF whose font map writes GB2312 codes (ꎬ for ，)', 
     expect(best).toMatchObject({ text_source: 'repaired' });
   }, 60_000);
 });
+
+describe('a scanned page with a ruled table', () => {
+  it('keeps the table as a Markdown table, its header row first', async () => {
+    const id = await upload('table-scan');
+    const file = await fileWithContent(id);
+    expect(file).toMatchObject({ status: 'ready', ocr: { pages: 1, pages_done: 1 } });
+    const lines = file.content!.split('\n');
+    const header = lines.findIndex((line) =>
+      /^\|\s*序号\s*\|\s*项目\s*\|\s*补贴标准\s*\|/.test(line),
+    );
+    expect(header, file.content).toBeGreaterThanOrEqual(0);
+    expect(lines[header + 1]).toMatch(/^\|(\s*-+\s*\|)+$/);
+    // A row keeps its cells apart: the item and its subsidy in their own columns.
+    expect(file.content).toMatch(/\|\s*一次性创业补贴\s*\|\s*每户5000元\s*\|/);
+  }, 120_000);
+});

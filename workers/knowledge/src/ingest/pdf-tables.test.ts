@@ -49,6 +49,49 @@ const PROSE = [
 ];
 
 describe('tables found from where the text stands', () => {
+  it('takes a header row centred over left-aligned columns, as ruled tables and their scans set it', () => {
+    // The OCR service's boxes of a scanned ruled table: header cells centred, rows left-aligned,
+    // the white strips between header cells barely overlapping the rows'.
+    const runs = [
+      ...line(100, [[72, PROSE[0]!]]),
+      ...line(146, [
+        [81, '序号'],
+        [160, '项目'],
+        [267, '补贴标准'],
+        [406, '申请条件'],
+      ]),
+      ...line(171, [
+        [95, '1'],
+        [123, '一次性创业补贴'],
+        [238, '每户5000元'],
+        [359, '首次创办小微企业'],
+      ]),
+      ...line(196, [
+        [95, '2'],
+        [123, '就业见习补贴'],
+        [238, '每人每月1800元'],
+        [359, '吸纳高校毕业生'],
+      ]),
+      ...line(221, [
+        [95, '3'],
+        [123, '技能提升补贴'],
+        [238, '每人1500元'],
+        [359, '取得职业资格证书'],
+      ]),
+    ];
+    expect(tablesOf(runs)).toEqual([
+      [
+        '| 序号 | 项目 | 补贴标准 | 申请条件 |',
+        '| --- | --- | --- | --- |',
+        '| 1 | 一次性创业补贴 | 每户5000元 | 首次创办小微企业 |',
+        '| 2 | 就业见习补贴 | 每人每月1800元 | 吸纳高校毕业生 |',
+        '| 3 | 技能提升补贴 | 每人1500元 | 取得职业资格证书 |',
+      ].join('\n'),
+    ]);
+    // Without its rows, the line is a line of text.
+    expect(tablesOf(runs.slice(0, 6))).toEqual([]);
+  });
+
   it('reads a table between paragraphs as a Markdown table, its first row the header', () => {
     const runs = [
       ...line(100, [[72, PROSE[0]!]]),

@@ -90,7 +90,8 @@ export function detectTables(lines: readonly (readonly TextRun[])[]): FoundTable
       index++;
       continue;
     }
-    const table = tableOf(region, lines);
+    const after = tables[tables.length - 1]?.last ?? -1;
+    const table = tableOf(region, lines, headerAbove(region, lines, after));
     if (table !== undefined) tables.push(table);
     index = region.last + 1;
   }
@@ -145,7 +146,11 @@ function growRegion(lines: readonly (readonly TextRun[])[], first: number): Regi
 }
 
 /** The table a region makes, or undefined when it does not pass for one (see the top). */
-function tableOf(region: Region, lines: readonly (readonly TextRun[])[]): FoundTable | undefined {
+function tableOf(
+  region: Region,
+  lines: readonly (readonly TextRun[])[],
+  header?: string[],
+): FoundTable | undefined {
   const { cells, em } = region;
   const rows: string[][] = [];
   cells.forEach((line, index) => {
@@ -173,11 +178,49 @@ function tableOf(region: Region, lines: readonly (readonly TextRun[])[]): FoundT
   }
   const prose = proseColumn(cells, long);
   if (prose !== undefined && goesOnOutside(region, prose, lines)) return undefined;
+  if (header !== undefined) {
+    return { first: region.first - 1, last: region.last, lines: markdownTable(header, rows) };
+  }
   return {
     first: region.first,
     last: region.last,
     lines: markdownTable(rows[0] ?? [], rows.slice(1)),
   };
+}
+
+/**
+ * The header row standing just above a region, when the channels do not reach it: header
+ * cells are often centred over left-aligned columns (ruled tables, and most scans of them), so
+ * the white strips between them barely overlap the body's. The line is taken when it has one
+ * short cell per column, each centred within its column, close above the first row, and is
+ * not already part of the table before (`after`: that table's last line).
+ */
+function headerAbove(
+  region: Region,
+  lines: readonly (readonly TextRun[])[],
+  after: number,
+): string[] | undefined {
+  const index = region.first - 1;
+  if (index < 0 || index <= after) return undefined;
+  const runs = lines[index] ?? [];
+  const { em, channels } = region;
+  const gap = (region.cells[0]?.baseline ?? 0) - baselineOf(runs);
+  if (gap <= 0 || gap > MAX_LINE_GAP * em) return undefined;
+  const groups = cellGroups(runs, em);
+  if (groups.length !== channels.length + 1) return undefined;
+  // Column i lies between the middles of the channels on either side of it.
+  const bounds = channels.map((channel) => (channel.left + channel.right) / 2);
+  const fits = groups.every((group, column) => {
+    const left = group[0]?.x ?? 0;
+    const right = rightOf(group);
+    const centre = (left + right) / 2;
+    return (
+      right - left < LONG_CELL * em &&
+      (column === 0 || centre > (bounds[column - 1] ?? Infinity)) &&
+      (column === groups.length - 1 || centre < (bounds[column] ?? -Infinity))
+    );
+  });
+  return fits ? groups.map(runsText) : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
