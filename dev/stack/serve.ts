@@ -12,6 +12,8 @@ const stack = await startLocalStack({
     EMBEDDING_DIMENSIONS: process.env.EMBEDDING_DIMENSIONS,
     OCR: process.env.OCR,
     OCR_URL: process.env.OCR_URL,
+    // The test stack starts once per project: no warm-up run (6 s of CPU) before the first page.
+    OCR_WARM_UP: process.env.OCR_WARM_UP ?? 'off',
   },
   dataDir: process.env.KBCHAT_DATA_DIR || undefined,
 });
