@@ -279,6 +279,7 @@ describe('a refusal says why', () => {
               ...SHARED_COLLECTION,
               page: 1,
               section: null,
+              text_source: 'text_layer',
               similarity: expect.closeTo(0.47, 5),
             },
           ]),

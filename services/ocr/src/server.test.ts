@@ -360,7 +360,8 @@ describe('an engine that fails', () => {
   afterAll(() => server?.close());
 
   it('answers 500 internal without the details, logs them, and keeps answering', async () => {
-    const pdf = makeTextPdf(['One.']);
+    // Enough ink that the page is not taken for blank (blank pages never reach the engine).
+    const pdf = makeTextPdf(['One line of text to read.\nAnother line of text.\nAnd a third.']);
     const response = await fetch(`${server.url}/v1/read?first=1&last=1`, {
       method: 'POST',
       body: pdf,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ocrPageLayout, type OcrLine } from './ocr-layout';
+import { documentNumbers, ocrPageLayout, type OcrLine } from './ocr-layout';
 import { pageTexts } from './page-text';
 
 // An A4 page at 16 pt, as the OCR service reports its lines: boxes in page points, y down.
@@ -44,5 +44,20 @@ describe('an OCR page as a layout', () => {
     );
     expect(pageTexts([layout])).toEqual(['']);
     expect(ocrPageLayout(page([])).blocks).toEqual([]);
+  });
+});
+
+describe('document numbers read by OCR', () => {
+  it('get their hexagonal brackets back, whatever brackets OCR read', () => {
+    expect(documentNumbers('青政办发[2024]17号')).toBe('青政办发〔2024〕17号');
+    expect(documentNumbers('川办规［2025]6号')).toBe('川办规〔2025〕6号');
+    expect(documentNumbers('国发【2023】 5 号文件')).toBe('国发〔2023〕5 号文件');
+    expect(documentNumbers('川办规〔2025〕6号')).toBe('川办规〔2025〕6号');
+  });
+
+  it('leave other brackets alone', () => {
+    expect(documentNumbers('见附件[2024]')).toBe('见附件[2024]');
+    expect(documentNumbers('Section [2024] 17号')).toBe('Section [2024] 17号');
+    expect(documentNumbers('第[12]条')).toBe('第[12]条');
   });
 });

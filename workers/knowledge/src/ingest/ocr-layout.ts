@@ -37,7 +37,7 @@ export function ocrPageLayout(ocr: OcrPage): PageLayout {
     const height = y1 - y0;
     if (line.text.trim() === '' || !(height > 0) || !(x1 > x0)) continue;
     runs.push({
-      text: line.text,
+      text: documentNumbers(line.text),
       x: x0,
       baseline: y0 + height * BASELINE_SHARE,
       width: x1 - x0,
@@ -51,4 +51,17 @@ export function ocrPageLayout(ocr: OcrPage): PageLayout {
 function roundTo(value: number, digits: number): number {
   const scale = 10 ** digits;
   return Math.round((Number.isFinite(value) ? value : 0) * scale) / scale;
+}
+
+/**
+ * The year of a Chinese document number in its hexagonal brackets, as GB/T 9704 prints it
+ * (川办规〔2025〕6号): OCR reads 〔 〕 as [ ], ［ ］ or 【 】, and a search for the number as it is
+ * written would then miss the document. Only a four-digit year between a Han character and a
+ * number ending in 号 is mended.
+ */
+export function documentNumbers(text: string): string {
+  return text.replace(
+    /(\p{Script=Han})\s*[[［【〔(（]\s*((?:19|20)\d{2})\s*[\]］】〕)）]\s*(\d{1,4}\s*号)/gu,
+    '$1〔$2〕$3',
+  );
 }
