@@ -128,6 +128,8 @@ export const ContextPage = z.object({
   page: z.number().int(),
   /** For formats without pages: the section's heading path, if any. */
   section: z.string().nullable(),
+  /** Where the page's text came from (see QueryResult). */
+  text_source: PageSource.nullable().optional(),
   /** The page's whole text; with `excerpt`, only its retrieved chunks, each whole. */
   text: z.string(),
   /** `retrieval` mode: the best similarity of a chunk on the page; null in `full` mode. */

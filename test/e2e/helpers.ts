@@ -240,9 +240,9 @@ export async function chooseFiles(
   await (await chooser).setFiles(files);
 }
 
-/** Asks a question the way a user does: type it, press Enter. */
-export async function ask(page: Page, question: string): Promise<void> {
-  const box = page.getByLabel('Your question');
+/** Asks a question the way a user does: type it, press Enter (the box named in the page's language). */
+export async function ask(page: Page, question: string, label = 'Your question'): Promise<void> {
+  const box = page.getByLabel(label);
   await box.fill(question);
   await box.press('Enter');
 }

@@ -189,6 +189,7 @@ describe('answering from the knowledge base', () => {
           ...SHARED_COLLECTION,
           page: 1,
           section: null,
+          text_source: 'text_layer',
           similarity: null,
         },
       ],
@@ -542,6 +543,7 @@ describe('a chat limited to files (issue 13 §1)', () => {
       ...SHARED_COLLECTION,
       page: 2,
       section: null,
+      text_source: 'text_layer',
       similarity: null,
     });
   });

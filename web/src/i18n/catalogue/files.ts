@@ -17,7 +17,7 @@ export const files = translations({
     or: 'or',
     choose: 'Choose documents…',
     dropHint:
-      'Documents (PDF, Word, HTML, Markdown, text); PDFs with selectable text. Each file is read, split and indexed.',
+      'Documents (PDF, Word, HTML, Markdown, text); scanned PDFs are read by OCR. Each file is read, split and indexed.',
     uploads: 'Uploads',
     clearFinished: 'Clear finished uploads',
     added: (count: number) => `${filesEn(count)} added to the uploads.`,
@@ -107,7 +107,7 @@ export const files = translations({
     or: '或',
     choose: '选择文档…',
     dropHint:
-      '支持的文档：PDF、Word、HTML、Markdown、纯文本；PDF 须为文字可选中的。每个文件都会被读取、切分并建立索引。',
+      '支持的文档：PDF、Word、HTML、Markdown、纯文本；扫描版 PDF 会经 OCR 识别。每个文件都会被读取、切分并建立索引。',
     uploads: '上传',
     clearFinished: '清除已完成的上传',
     added: (count) => `已将 ${formatInteger(count)} 个文件加入上传队列。`,

@@ -335,6 +335,7 @@ function prepareFiles(
         collection_name: collectionOf.get(page.file_id)?.name ?? '',
         page: page.page,
         section: page.section,
+        text_source: page.text_source,
         similarity: page.similarity,
       }));
     },

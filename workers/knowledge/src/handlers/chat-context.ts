@@ -74,6 +74,7 @@ export function pagesWithin(matches: readonly ChunkOnPage[], maxChars: number): 
       file_name: best.file_name,
       page: best.page,
       section: best.section,
+      text_source: best.text_source,
       similarity: best.similarity,
     };
     const whole = [...best.page_text].length;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { collections, filePages, files } from '../db/schema';
+import { collections, filePages, files, type PageSourceKind } from '../db/schema';
 import { nearestChunksQuery, type ChunkMatch, type KnowledgeDb } from './files';
 
 const idList = (ids: readonly string[]) =>
@@ -19,6 +19,7 @@ export interface PageText {
   file_id: string;
   page: number;
   section: string | null;
+  text_source: PageSourceKind | null;
   text: string;
 }
 
@@ -43,6 +44,7 @@ export async function filesWithTextIfWithin(
       total_chars: number | string;
       page: number | string | null;
       section: string | null;
+      text_source: PageSourceKind | null;
       text: string | null;
     }>(sql`
       with chosen as (
@@ -55,7 +57,7 @@ export async function filesWithTextIfWithin(
       )
       select c.id as file_id, c.name as file_name, c.pages, c.collection_id, c.collection_name,
              t.chars as total_chars,
-             p.page, p.label as section, p.text
+             p.page, p.label as section, p.source as text_source, p.text
       from chosen c cross join total t
       left join ${filePages} p on p.file_id = c.id and t.chars <= ${maxChars}
       order by c.id, p.page`),
@@ -74,6 +76,7 @@ export async function filesWithTextIfWithin(
         file_id: row.file_id,
         page: Number(row.page),
         section: row.section,
+        text_source: row.text_source,
         text: row.text,
       });
     }

@@ -1,0 +1,99 @@
+// A scanned PDF in the web app: its row says how much of it OCR read (and that quotes are to be
+// checked against the original), and a source read by OCR carries an OCR badge that says so, in
+// the reader's language. The screens stay clean for axe.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { scannedFixture } from '../../dev/fixtures/scanned-pdfs';
+import { seriousViolations } from './a11y';
+import { launchBrowser, openPage, screenshot } from './browser';
+import {
+  adminToken,
+  ask,
+  deleteFileViaApi,
+  lastAnswerWhenEnded,
+  logInAsAdmin,
+  stack,
+  unique,
+  uploadViaApi,
+} from './helpers';
+
+const name = `${unique('扫描件')}.pdf`;
+let browser: Browser;
+let fileId = '';
+let question = '';
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  const scan = await scannedFixture('policy-scan-2');
+  // Words of the scan's first page that only it has: the question the answer is drawn from.
+  question = scan.expected[0]!.replace(/\s+/g, '').slice(60, 80);
+  fileId = (await uploadViaApi(await adminToken(), name, scan.bytes)).id;
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (fileId) await deleteFileViaApi(await adminToken(), fileId);
+});
+
+const LANGUAGES = [
+  {
+    language: 'English',
+    locale: 'en-GB',
+    note: /^OCR 2 pages read by OCR \(confidence \d+%\): check quotes against the original\.$/,
+    badge: 'Text read by OCR from a scanned page: check it against the original.',
+    questionBox: 'Your question',
+  },
+  {
+    language: 'Chinese',
+    locale: 'zh-CN',
+    note: /^OCR 2 页为 OCR 识别（置信度 \d+%），引用前请与原件核对。$/,
+    badge: '该页文字由扫描件 OCR 识别，请与原件核对。',
+    questionBox: '你的问题',
+  },
+] as const;
+
+describe.each(LANGUAGES)('a scanned PDF, in $language', (texts) => {
+  it('says OCR read it, and marks the sources it gave', async () => {
+    const { page, context, errors } = await openPage(
+      browser,
+      stack().baseUrl,
+      'desktop',
+      texts.locale,
+    );
+    try {
+      await page.goto('/');
+      await logInAsAdmin(page);
+      const row = page.locator('.file', { hasText: name });
+      await expect.poll(() => row.getAttribute('data-status'), { timeout: 30_000 }).toBe('ready');
+      expect((await row.locator('.file-source-note').textContent())?.trim()).toMatch(texts.note);
+
+      await row.getByRole('checkbox').check();
+      await ask(page, question, texts.questionBox);
+      const answer = await lastAnswerWhenEnded(page);
+      expect(await answer.getAttribute('data-state')).toBe('done');
+      const badge = page.locator('.turn').last().locator('.source-ocr').first();
+      await expect.poll(() => badge.getAttribute('title')).toBe(texts.badge);
+      expect(await seriousViolations(page), 'an OCR note and badge').toEqual([]);
+      await screenshot(page, `scan-desktop-${texts.locale}`);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows the note on a phone', async () => {
+    const { page, context } = await openPage(browser, stack().baseUrl, 'phone', texts.locale);
+    try {
+      await page.goto('/');
+      await logInAsAdmin(page);
+      // One pane at a time: the files are behind their tab.
+      await page.locator('.pane-tabs button').nth(1).click();
+      const note = page.locator('.file', { hasText: name }).locator('.file-source-note');
+      await note.scrollIntoViewIfNeeded();
+      expect((await note.textContent())?.trim()).toMatch(texts.note);
+      await screenshot(page, `scan-phone-${texts.locale}`);
+    } finally {
+      await context.close();
+    }
+  });
+});
