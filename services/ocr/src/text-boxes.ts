@@ -8,7 +8,7 @@
 import { PageTooComplexError } from './errors.ts';
 import type { PageImage } from './render-page.ts';
 
-// PaddleOCR's defaults for DB post-processing and recognition.
+// PaddleOCR's defaults for DB post-processing.
 const BINARY_THRESHOLD = 0.3;
 const BOX_THRESHOLD = 0.6;
 const UNCLIP_RATIO = 1.5;
