@@ -47,6 +47,7 @@ import {
 import { accuracy, score, sum, type Score } from './ocr/accuracy.ts';
 import { stats, type Stats } from './stats.ts';
 import { table } from './table.ts';
+import type { OcrPage } from '#shared/contracts/ocr';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -116,21 +117,6 @@ process.on('unhandledRejection', (error) => void exitWith(1, String(error)));
 
 // ---------------------------------------------------------------------------------------------
 // The service
-
-interface OcrLine {
-  text: string;
-  confidence: number;
-  box: [number, number, number, number];
-}
-
-interface OcrPage {
-  page: number;
-  width: number;
-  height: number;
-  dpi: number;
-  lines: OcrLine[];
-  confidence: number;
-}
 
 interface Service {
   baseUrl: string;

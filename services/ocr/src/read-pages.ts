@@ -8,27 +8,11 @@ import { PageOutOfRangeError } from './errors.ts';
 import type { Engine, RecognisedLine } from './recognise.ts';
 import { openPdf, type RenderedPage } from './render-page.ts';
 import type { Settings } from './settings.ts';
+import type { OcrLine, OcrPage } from '../../../shared/contracts/ocr.ts';
 
-export interface OcrLine {
-  text: string;
-  /** 0..1: the mean probability of the line's characters. */
-  confidence: number;
-  /** [x0, y0, x1, y1] in page points, origin top-left, y down. */
-  box: [number, number, number, number];
-}
-
-export interface OcrPage {
-  page: number;
-  /** Page size in PDF points at scale 1, display orientation. */
-  width: number;
-  height: number;
-  /** The resolution the page was rendered at (lower than OCR_DPI for a huge page). */
-  dpi: number;
-  /** In reading order: top to bottom, then left to right. */
-  lines: OcrLine[];
-  /** Mean line confidence weighted by characters; 0 when there are no lines. */
-  confidence: number;
-}
+// The wire format, declared once for the service and its clients. A type-only import: Node
+// erases it, so the container needs nothing outside services/ocr at run time.
+export type { OcrLine, OcrPage } from '../../../shared/contracts/ocr.ts';
 
 export interface PageTimings {
   page: number;

@@ -1,25 +1,7 @@
+import type { OcrPage } from '#shared/contracts/ocr';
 import { layoutPage, type PageLayout, type TextRun } from './pdf-layout.ts';
 
-/**
- * A page as the OCR service read it (services/ocr: `POST /v1/read`): its size in PDF points
- * and the text lines found, each with the recogniser's confidence and its box in page points
- * (origin top left, y down), in reading order.
- */
-export interface OcrPage {
-  page: number;
-  width: number;
-  height: number;
-  dpi: number;
-  lines: OcrLine[];
-  /** The lines' mean confidence, weighted by characters; 0 without lines. */
-  confidence: number;
-}
-
-export interface OcrLine {
-  text: string;
-  confidence: number;
-  box: [number, number, number, number];
-}
+export type { OcrLine, OcrPage } from '#shared/contracts/ocr';
 
 /** An OCR line box is the line's ink: about 1.25 times the type size, baseline at 80 % down. */
 const BOX_PER_SIZE = 1.25;

@@ -1,6 +1,6 @@
 import { AppError } from '#shared/errors/app-error';
 import type { OcrSettings } from '../config';
-import type { OcrPage } from '../ingest/ocr-layout';
+import { OcrProblem, OcrRead, type OcrPage } from '#shared/contracts/ocr';
 
 /**
  * The ingestion's calls to the OCR service (services/ocr), which renders a PDF page and reads
@@ -68,17 +68,17 @@ export async function readPageByOcr(
     throw new AppError('ocr_unavailable', { cause: err });
   }
   if (response.ok) {
-    const answer = (await response.json().catch(() => undefined)) as
-      { pages?: OcrPage[] } | undefined;
-    const read = answer?.pages?.find((p) => p.page === page);
-    if (!read || !Array.isArray(read.lines)) {
+    // Checked like any answer from another process: a page that is not what the contract says
+    // fails the step (and is retried), never the index.
+    const answer = OcrRead.safeParse(await response.json().catch(() => undefined));
+    const read = answer.success ? answer.data.pages.find((p) => p.page === page) : undefined;
+    if (!read) {
       throw new AppError('ocr_unavailable', { cause: new Error('answered without the page') });
     }
     return read;
   }
-  const problem = (await response.json().catch(() => undefined)) as
-    { error?: { code?: string } } | undefined;
-  const code = problem?.error?.code;
+  const problem = OcrProblem.safeParse(await response.json().catch(() => undefined));
+  const code = problem.success ? problem.data.error.code : undefined;
   if (response.status === 422 && code && PAGE_REFUSALS.has(code)) return { page, refused: code };
   // The file's status says "waiting for the text reader"; what the service said is for the log.
   throw new AppError('ocr_unavailable', {
