@@ -248,8 +248,9 @@ async function readPage(
       }
     }
     const verdict = judgePage(runs.map((run) => run.text));
+    const repaired = verdict.source.kind === 'repaired';
     const layout = layoutPage(
-      runs.map((run) => ({ ...run, text: verdict.repair(run.text) })),
+      repaired ? runs.map((run) => ({ ...run, text: verdict.repair(run.text) })) : runs,
       { page: pageNumber, width: viewport.width, height: viewport.height },
     );
     return { ...layout, source: verdict.source };

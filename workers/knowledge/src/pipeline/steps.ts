@@ -162,8 +162,9 @@ export function begin(ctx: StepContext, fileId: string, workflowId: string): Pro
       };
       // Pages for OCR keep the layouts until OCR has read them (the steps after these).
       if (rest.length === 0 && !(ocrOf(ctx) && pages.some(needsOcr))) {
-        const chunkPlan = planAtOnce(ctx, pageTexts(pages));
-        await storePdfText(kdb, fileId, pages, { ...progress, chunks: chunkPlan?.chunks });
+        const texts = pageTexts(pages);
+        const chunkPlan = planAtOnce(ctx, texts);
+        await storePdfText(kdb, fileId, pages, texts, { ...progress, chunks: chunkPlan?.chunks });
         return { format: 'pdf', pages: pageCount, batches: [], textStored: true, chunkPlan };
       }
       await runAll(kdb, [
@@ -318,23 +319,23 @@ export function composePdfText(ctx: StepContext, fileId: string) {
       if (stored && stored.pages > 0) return { pages: stored.pages };
     }
     const layouts = rows.map((row) => row.layout as PageLayout);
-    await storePdfText(kdb, fileId, layouts, { pagesDone: layouts.length });
+    await storePdfText(kdb, fileId, layouts, pageTexts(layouts), { pagesDone: layouts.length });
     return { pages: layouts.length };
   });
 }
 
 /**
- * Every page's text (from all the layouts) and where it came from, stored with the progress;
- * the layouts go. A document without any text fails: `ocr_no_text` when OCR read pages of it
+ * Every page's text (`texts`: pageTexts of all the layouts) and where it came from, stored with
+ * the progress; the layouts go. A document without any text fails: `ocr_no_text` when OCR read pages of it
  * and found none either, `no_text` when OCR is off.
  */
 async function storePdfText(
   kdb: KnowledgeDb,
   fileId: string,
   layouts: readonly PageLayout[],
+  texts: readonly string[],
   progress: Progress,
 ) {
-  const texts = pageTexts(layouts);
   if (!hasExtractableText(texts)) {
     throw new PdfTextError(
       layouts.some((l) => l.source?.kind === 'ocr') ? 'ocr_no_text' : 'no_text',
