@@ -25,6 +25,34 @@ export const ChatSource = z.object({
   text_source: PageSource.nullable().optional(),
   /** Of the retrieved chunk (or the page's best one); null for a page given whole (`full_text`). */
   similarity: z.number().nullable(),
+  /**
+   * The passage: open it with `GET /moduleknowledge/chunk?id=` (the document viewer highlights
+   * it on its page). Null for a page given whole (`full_text`): the page itself is the source.
+   */
+  chunk_id: z.number().int().nullable().optional(),
+  /**
+   * Where the answer first cites this source, 1-based in the order of first citation (the
+   * sources list shows cited sources in that order); null when the answer does not cite it.
+   * The sources stay in their prompt order, so that `[n]` in the answer is the n-th source.
+   */
+  citation: z.number().int().nullable().optional(),
+});
+
+/**
+ * One sentence of an answer checked against the passages it cites (against every retrieved
+ * passage when it cites none): `supported` when its words and every number, date, amount and
+ * document number in it are found there; else not found in the sources.
+ */
+export const SentenceSupport = z.object({
+  /** 0-based, in the order of the answer's sentences (headings and bare list markers skipped). */
+  sentence_index: z.number().int(),
+  /** The sentence as checked: its text without Markdown markup. */
+  text: z.string(),
+  /** The source numbers (1-based, as `[n]` in the answer) the sentence cites. */
+  cited: z.array(z.number().int()),
+  supported: z.boolean(),
+  /** Figures (numbers, dates, amounts, document numbers) of the sentence no passage has. */
+  missing: z.array(z.string()).optional(),
 });
 
 /**

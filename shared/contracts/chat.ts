@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineService, enumOf, method } from '../service';
-import { ChatRefusal, ChatSource, Usage } from './chat-sources';
+import { ChatRefusal, ChatSource, SentenceSupport, Usage } from './chat-sources';
 import { CollectionIds, DatabaseHealth, FileIds, KnowledgeHealth } from './common';
 import { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, ModelList } from './openai';
 
-export { ChatRefusal, ChatSource };
+export { ChatRefusal, ChatSource, SentenceSupport };
 
 /** One SSE message, with the field names the original's clients read. */
 export const ChatMessage = z.object({
@@ -34,6 +34,8 @@ export const ChatDone = z.object({
   language: enumOf(['zh', 'en']),
   /** As the model reports it, when it does. */
   usage: Usage.optional(),
+  /** Each sentence of the answer checked against its sources (see SentenceSupport). */
+  support: z.array(SentenceSupport).optional(),
 });
 
 /** Told at the start of every chat stream (`event: conversation`), before any answer text. */

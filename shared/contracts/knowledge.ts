@@ -121,6 +121,54 @@ export const QueryResult = z.object({
   ranks: z.object({ vector: z.number().int().optional(), keyword: z.number().int().optional() }),
 });
 
+/** A rectangle on a page: [left, top, right, bottom] in PDF points, from the page's top-left
+ * corner, y growing downwards (PDF.js's viewport at scale 1, the page's rotation applied). */
+export const PageRect = z.tuple([z.number(), z.number(), z.number(), z.number()]);
+
+/** A passage where it stands in its document: what the document viewer highlights. */
+export const ChunkLocation = z.object({
+  id: z.number().int(),
+  file_id: z.uuid(),
+  file_name: z.string(),
+  format: FileFormat,
+  collection_id: z.uuid(),
+  /** 1-based; the section's number for formats without pages. */
+  page: z.number().int(),
+  /** The file's pages (sections). */
+  pages: z.number().int(),
+  /** The passage as it was indexed. */
+  text: z.string(),
+  /** For formats without pages: the section's heading path, if any. */
+  section: z.string().nullable(),
+  text_source: PageSource.nullable(),
+  /**
+   * The passage's place in its page's text (`GET /moduleknowledge/page`'s `text`), in UTF-16
+   * code units, end exclusive; null for passages indexed before positions were stored.
+   */
+  start: z.number().int().nullable(),
+  end: z.number().int().nullable(),
+  /** For PDFs: the passage's lines on the page (from the text layer, or OCR's boxes). */
+  rects: z.array(PageRect),
+  /** For PDFs: the page's size in points (the rectangles' frame); null otherwise. */
+  page_width: z.number().nullable(),
+  page_height: z.number().nullable(),
+});
+
+/** One page (a section, for formats without pages) of a file, as the document viewer shows it. */
+export const FilePage = z.object({
+  file_id: z.uuid(),
+  file_name: z.string(),
+  format: FileFormat,
+  page: z.number().int(),
+  pages: z.number().int(),
+  section: z.string().nullable(),
+  /** The page's text as it was indexed. */
+  text: z.string(),
+  text_source: PageSource.nullable(),
+  page_width: z.number().nullable(),
+  page_height: z.number().nullable(),
+});
+
 /** One page (or section) of a chosen file, as chat puts it into a prompt. */
 export const ContextPage = z.object({
   file_id: z.uuid(),
@@ -134,6 +182,8 @@ export const ContextPage = z.object({
   text: z.string(),
   /** `retrieval` mode: the best similarity of a chunk on the page; null in `full` mode. */
   similarity: z.number().nullable(),
+  /** `retrieval` mode: the page's most similar chunk (the passage a citation opens). */
+  chunk_id: z.number().int().nullable().optional(),
   /** True when the whole page did not fit the budget and only its retrieved chunks are given. */
   excerpt: z.boolean(),
 });
@@ -251,6 +301,20 @@ left out, as files that do not exist). Chat calls it for a chat limited to files
         top: z.number().int().min(1).max(50).default(30),
       },
       output: ChatContext,
+    }),
+    GetChunk: method({
+      doc: `A passage where it stands: its file, page, text, its place in the page's text and,
+for PDFs, the rectangles of its lines on the page, for the document viewer to highlight. Under
+the file's access rules: a passage of a file the caller cannot read → 404.`,
+      params: { id: z.number().int().min(1) },
+      output: ChunkLocation,
+    }),
+    GetPage: method({
+      doc: `One page of a ready file as it was indexed (a section, for formats without pages):
+its text, where the text came from and, for PDFs, the page's size. A page the file does not
+have → 404.`,
+      params: { file_id: z.uuid(), page: z.number().int().min(1) },
+      output: FilePage,
     }),
     DeleteFile: method({
       doc: `Deletes a file with its chunks and stored original (a file being processed stops):
