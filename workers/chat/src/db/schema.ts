@@ -80,6 +80,10 @@ export const messages = pgTable(
     sources: jsonb('sources').notNull().default([]),
     /** The model's token usage, when it reported it. */
     usage: jsonb('usage'),
+    /** SentenceSupport[]: each sentence of a complete answer checked against its sources. */
+    support: jsonb('support'),
+    /** The model that answered (CHAT_MODEL), for the record of what was told on what basis. */
+    model: text('model'),
     mode: text('mode'),
     language: text('language').notNull(),
     feedback: text('feedback').$type<FeedbackRating>(),

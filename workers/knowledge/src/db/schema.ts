@@ -57,6 +57,16 @@ export const EMBEDDING_COLUMN_DIMENSIONS = 1536;
 export const FILE_STATUSES = ['queued', 'processing', 'ready', 'failed'] as const;
 export type FileStatus = (typeof FILE_STATUSES)[number];
 
+/** A line of a PDF page's text where it stands: see file_pages.lines. */
+export type PageLine = [
+  start: number,
+  end: number,
+  left: number,
+  top: number,
+  right: number,
+  bottom: number,
+];
+
 /** Where a page's text came from; see file_pages.source. */
 export const PAGE_SOURCES = ['text_layer', 'repaired', 'ocr'] as const;
 export type PageSourceKind = (typeof PAGE_SOURCES)[number];
@@ -270,6 +280,16 @@ export const filePages = pgTable(
     source: text('source').$type<PageSourceKind>(),
     repairs: integer('repairs'),
     ocrConfidence: real('ocr_confidence'),
+    /**
+     * For PDF pages: the page's size in points, and where its text's lines stand on it, each
+     * `[start, end, left, top, right, bottom]` (offsets into `text`, end exclusive; a rectangle
+     * in points from the top-left corner, y down), from the text layer or OCR's boxes. What
+     * the document viewer highlights a passage with (store/chunk-location.ts). Null for other
+     * formats and for pages stored before it.
+     */
+    width: real('width'),
+    height: real('height'),
+    lines: jsonb('lines').$type<PageLine[]>(),
   },
   (t) => [primaryKey({ columns: [t.fileId, t.page] }), ...fileRowPolicies('file_pages', t.fileId)],
 ).enableRLS();
@@ -310,6 +330,12 @@ export const chunks = pgTable(
     page: integer('page').notNull(),
     index: integer('index').notNull(),
     content: text('content').notNull(),
+    /**
+     * Where the chunk's text stands in its page's text (file_pages.text), UTF-16 offsets, end
+     * exclusive. Null for chunks written before positions were stored.
+     */
+    charStart: integer('char_start'),
+    charEnd: integer('char_end'),
     embedding: vector('embedding', { dimensions: EMBEDDING_COLUMN_DIMENSIONS }).notNull(),
     /**
      * The chunk's keyword-search terms (ingest/search-terms.ts), written with the chunk. Null
