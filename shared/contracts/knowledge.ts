@@ -305,7 +305,7 @@ left out, as files that do not exist). Chat calls it for a chat limited to files
     GetChunk: method({
       doc: `A passage where it stands: its file, page, text, its place in the page's text and,
 for PDFs, the rectangles of its lines on the page, for the document viewer to highlight. Under
-the file's access rules: a passage of a file the caller cannot read → 404.`,
+the file's access rules: a passage of a file the caller cannot read → 404. @grpc`,
       params: { id: z.number().int().min(1) },
       output: ChunkLocation,
     }),
