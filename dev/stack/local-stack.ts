@@ -112,6 +112,8 @@ export async function startLocalStack(options: {
     AUTH_PUBLIC_KEYS: keys.publicJwks,
     MODEL_BASE_URL: model.baseUrl,
     ...(model.apiKey ? { MODEL_API_KEY: model.apiKey } : {}),
+    // Chat's health tells the web app that answers are the stand-in's extracts.
+    CHAT_MODEL_OFFLINE: String(model.offline),
     // Without a service, OCR is off: the OCR_SERVICE binding (the container) is never reached.
     ...(ocr.baseUrl ? { OCR_URL: ocr.baseUrl } : { OCR: 'off' }),
     // PGlite serves one session at a time: a chunk step's inserts into the HNSW index go in

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineService, enumOf, method } from '../service';
+import { defineService, enumOf, fileDownload, method } from '../service';
 import { ChatRefusal, ChatSource, SentenceSupport, Usage } from './chat-sources';
 import { CollectionIds, DatabaseHealth, FileIds, KnowledgeHealth } from './common';
 import { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, ModelList } from './openai';
@@ -120,7 +120,18 @@ export const chatService = defineService({
         /** Chat's own database (conversations). */
         database: DatabaseHealth,
         knowledge: KnowledgeHealth,
-        model: z.object({ ok: z.literal(true), latency_ms: z.number(), dimensions: z.number() }),
+        model: z.object({
+          ok: z.literal(true),
+          latency_ms: z.number(),
+          dimensions: z.number(),
+          /** The chat model answers are asked of (CHAT_MODEL). */
+          name: z.string(),
+          /**
+           * True when the endpoint is the local stack's offline stand-in (CHAT_MODEL_OFFLINE),
+           * which quotes retrieved sentences instead of writing answers, whatever `name` says.
+           */
+          offline: z.boolean(),
+        }),
       }),
     }),
     Chat: method({
@@ -231,6 +242,15 @@ collection list is not exposed over RPC.) @path(/v1/models) @credential(key)`,
       doc: 'One of the caller’s conversations with its turns, oldest first (another’s: 404).',
       params: { id: z.uuid() },
       output: Conversation.extend({ messages: z.array(ConversationMessage) }),
+    }),
+    GetConversationExport: method({
+      doc: `One of the caller’s conversations as a record to keep (another’s: 404): every
+question and answer with its time, the model, which sentences were found in the sources, and
+each source's file, page and passage text (a passage deleted since: said so). \`format\` is
+\`markdown\` (the web app prints the same record as PDF). Labels follow the conversation's
+language; the file is named after its title. @path(/conversation/export)`,
+      params: { id: z.uuid(), format: z.enum(['markdown']).default('markdown') },
+      output: fileDownload({ contentTypes: ['text/markdown'] }),
     }),
     PutConversation: method({
       doc: 'Renames one of the caller’s conversations.',

@@ -7,6 +7,7 @@ interface __BaseEnv_ChatEnv {
 	EMBEDDING_MODEL: string;
 	EMBEDDING_DIMENSIONS: string;
 	CHAT_MODEL: string;
+	CHAT_MODEL_OFFLINE: string;
 	LOG_LEVEL: string;
 	CHAT_MIN_SIMILARITY: string;
 	CHAT_ECHO_PROMPT: string;

@@ -43,10 +43,22 @@ const answerConfig = z
     history: { tokens: env.CHAT_HISTORY_TOKENS, turns: env.CHAT_HISTORY_TURNS },
   }));
 
+/**
+ * Whether the model endpoint is the local stack's offline stand-in (dev/stack/offline-model.ts),
+ * which quotes retrieved sentences instead of writing an answer. Told by a flag the local stack
+ * sets, not guessed from CHAT_MODEL or MODEL_BASE_URL: the stand-in echoes whatever model name
+ * it is asked for (CHAT_MODEL stays `gpt-4o-mini` locally), and a loopback base URL may just as
+ * well be a real local model (Ollama).
+ */
+const offlineModelConfig = z
+  .object({ CHAT_MODEL_OFFLINE: boolean(false) })
+  .transform((env) => env.CHAT_MODEL_OFFLINE);
+
 /** The chat module's one config loader. */
 export const chatConfig = defineConfig({
   database: databaseConfig('CHAT_DATABASE_URL'),
   model: modelConfig,
+  offlineModel: offlineModelConfig,
   verification: tokenVerificationConfig,
   answer: answerConfig,
 });

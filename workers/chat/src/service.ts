@@ -5,6 +5,7 @@ import { chat } from './handlers/chat';
 import * as conversations from './handlers/conversations';
 import { health } from './handlers/health';
 import { createChatCompletion, listModels } from './handlers/openai';
+import { exportConversation } from './record/export';
 
 /** The chat service: each declared method's handler, the same over HTTP and RPC. */
 export const chatImpl: ServiceImpl<typeof chatService, ChatEnv, Principal> = {
@@ -14,6 +15,7 @@ export const chatImpl: ServiceImpl<typeof chatService, ChatEnv, Principal> = {
   ListModels: listModels,
   GetConversations: conversations.listConversations,
   GetConversation: conversations.getConversation,
+  GetConversationExport: exportConversation,
   PutConversation: conversations.renameConversation,
   DeleteConversation: conversations.deleteConversation,
   PutMessageFeedback: conversations.putFeedback,

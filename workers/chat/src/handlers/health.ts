@@ -23,7 +23,8 @@ export async function health(_: unknown, ctx: CallContext<ChatEnv, Principal>) {
     module: moduleName(ctx.env, CHAT_MODULE),
     database,
     knowledge: knowledgeHealth,
-    model,
+    // What answers: the web app marks answers as extracts when this is the offline stand-in.
+    model: { ...model, name: config.model.chatModel, offline: config.offlineModel },
   };
 }
 

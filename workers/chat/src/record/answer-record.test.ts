@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import {
+  inlineText,
+  recordFilename,
+  renderAnswerRecord,
+  verbatim,
+  type AnswerRecord,
+  type RecordTurn,
+} from './answer-record';
+
+const turn = (over: Partial<RecordTurn> = {}): RecordTurn => ({
+  question: 'How many days of annual leave after ten years?',
+  answer: '1. Staff with ten years of service get 25 working days [1].',
+  status: 'complete',
+  askedAt: new Date('2026-11-26T06:44:07.123Z'),
+  model: 'gpt-4o-mini',
+  sources: [
+    {
+      fileName: 'annual-leave-policy.md',
+      page: 2,
+      section: 'Leave › Annual leave',
+      similarity: 0.7312,
+      citation: 1,
+      passage: { kind: 'text', text: 'After ten years of service: 25 working days.' },
+    },
+    {
+      fileName: 'old-rules.pdf',
+      page: 7,
+      similarity: 0.52,
+      citation: null,
+      textSource: 'ocr',
+      passage: { kind: 'gone' },
+    },
+  ],
+  support: [
+    {
+      text: 'Staff with ten years of service get 25 working days.',
+      cited: [1],
+      supported: true,
+    },
+    { text: 'It rises to 30 days.', cited: [], supported: false, missing: ['30'] },
+  ],
+  ...over,
+});
+
+const record = (over: Partial<AnswerRecord> = {}): AnswerRecord => ({
+  id: '2b1c7a43-59a4-4c39-9f0e-5ad9e1d0a111',
+  title: 'Annual leave',
+  language: 'en',
+  createdAt: new Date('2026-11-26T06:44:07Z'),
+  exportedAt: new Date('2026-11-26T08:00:00Z'),
+  currentModel: { name: 'gpt-4o-mini', offline: false },
+  turns: [turn()],
+  ...over,
+});
+
+describe('the answer record in Markdown', () => {
+  it('has each question, answer, model, time, sentence check and source with its passage', () => {
+    const md = renderAnswerRecord(record());
+    expect(md).toMatch(/^# Annual leave\n/);
+    expect(md).toContain('- Conversation: `2b1c7a43-59a4-4c39-9f0e-5ad9e1d0a111`');
+    expect(md).toContain('- Exported: 2026-11-26 08:00:00 UTC');
+    expect(md).toContain('## Turn 1');
+    expect(md).toContain('Asked: 2026-11-26 06:44:07 UTC');
+    expect(md).toContain('Model: gpt-4o-mini');
+    expect(md).toContain('> How many days of annual leave after ten years?');
+    expect(md).toContain('1. Staff with ten years of service get 25 working days [1].');
+    expect(md).toContain(
+      '- **✓ Supported**: Staff with ten years of service get 25 working days. [1]',
+    );
+    expect(md).toContain('- **✗ Not found in the sources**: It rises to 30 days. (missing: 30)');
+    expect(md).toContain(
+      '**[1] annual-leave-policy.md**, page 2, section Leave › Annual leave, cited 1st, similarity 0.731',
+    );
+    expect(md).toContain('```text\nAfter ten years of service: 25 working days.\n```');
+    expect(md).toContain('text read by OCR: check it against the original');
+    expect(md).toContain('*Passage no longer available.*');
+    expect(md.endsWith('\n')).toBe(true);
+    expect(md).not.toMatch(/\n{3}/);
+  });
+
+  it('speaks Chinese for a Chinese conversation', () => {
+    const md = renderAnswerRecord(
+      record({
+        title: '差旅费',
+        language: 'zh',
+        currentModel: { name: 'gpt-4o-mini', offline: true },
+        turns: [turn({ question: '省外出差住宿费每天的限额是多少？', model: null })],
+      }),
+    );
+    expect(md).toContain('## 第 1 轮');
+    expect(md).toContain('提问时间：2026-11-26 06:44:07 UTC');
+    expect(md).toContain('模型：未记录');
+    expect(md).toContain('> 省外出差住宿费每天的限额是多少？');
+    expect(md).toContain('**[1] annual-leave-policy.md**，第 2 页');
+    expect(md).toContain('*该段落已不存在。*');
+    expect(md).toContain('离线演示模型');
+  });
+
+  it('says what a refused or unchecked answer lacks, and a whole page given', () => {
+    const md = renderAnswerRecord(
+      record({
+        turns: [
+          turn({ status: 'refused', answer: 'I do not know.', sources: [], support: null }),
+          turn({
+            support: null,
+            sources: [
+              { fileName: 'a.md', page: 1, similarity: null, passage: { kind: 'page' } },
+              { fileName: 'b.md', page: 1, similarity: null, passage: { kind: 'unrecorded' } },
+            ],
+          }),
+        ],
+      }),
+    );
+    expect(md).toContain('*Not answered: nothing in the documents was relevant enough.*');
+    expect(md).toContain('No sources.');
+    expect(md).toContain('The answer was not checked sentence by sentence.');
+    expect(md).toContain('*The whole page was given to the model.*');
+    expect(md).toContain('*Passage not recorded for this answer.*');
+    // A refusal is not checked sentence by sentence: no such heading in its turn.
+    const first = md.slice(md.indexOf('## Turn 1'), md.indexOf('## Turn 2'));
+    expect(first).not.toContain('Sentences checked');
+  });
+
+  it('keeps names and passages from becoming markup', () => {
+    expect(inlineText('# a*b*_c_ <img src=x> [l](u)')).toBe(
+      '\\# a\\*b\\*\\_c\\_ \\<img src=x\\> \\[l\\](u)',
+    );
+    expect(verbatim('a ``` b')).toBe('````text\na ``` b\n````');
+    const md = renderAnswerRecord(
+      record({ title: '<script>x</script>', turns: [turn({ question: '# not a heading' })] }),
+    );
+    expect(md).toContain('# \\<script\\>x\\</script\\>');
+    expect(md).toContain('> \\# not a heading');
+  });
+
+  it('names the file after the title', () => {
+    expect(recordFilename('  Annual   leave ')).toBe('Annual leave.md');
+    expect(recordFilename('')).toBe('conversation.md');
+  });
+});

@@ -1,0 +1,130 @@
+import { tokenOf } from '#shared/auth/authorize';
+import type { chatService } from '#shared/contracts/chat';
+import { knowledgeService } from '#shared/contracts/knowledge';
+import { AppError, notFound } from '#shared/errors/app-error';
+import type { Principal } from '#shared/auth/roles';
+import { rpcClient, type ServiceImpl } from '#shared/service';
+import { chatDb, type ChatCall } from '../call';
+import { chatConfig } from '../config';
+import { recordTurnsOf, type RecordTurnRow } from '../store/answer-record';
+import { conversationById } from '../store/conversations';
+import {
+  recordFilename,
+  renderAnswerRecord,
+  type Passage,
+  type RecordSentence,
+  type RecordSource,
+  type RecordTurn,
+} from './answer-record';
+
+type Impl = ServiceImpl<typeof chatService, ChatEnv, Principal>;
+
+/** At most this many passages are asked of knowledge at once (Workers allow 6 open connections). */
+const PASSAGE_CONCURRENCY = 6;
+
+interface StoredSource {
+  file_name: string;
+  page: number;
+  section?: string | null;
+  text_source?: string | null;
+  similarity: number | null;
+  chunk_id?: number | null;
+  citation?: number | null;
+}
+
+/**
+ * GetConversationExport: the conversation's record in Markdown. Its turns come under row-level
+ * security (another user's conversation is not there: 404); each source's passage is read
+ * from knowledge as the caller, under the file's access rules as they are now.
+ */
+export const exportConversation: Impl['GetConversationExport'] = async ({ id }, ctx) => {
+  const { batch, db } = chatDb(ctx);
+  const [[conversation], rows] = await batch([conversationById(db, id), recordTurnsOf(db, id)]);
+  if (!conversation) throw notFound('conversation');
+  const passages = await readPassages(ctx, rows);
+  const config = chatConfig(ctx.env);
+  const markdown = renderAnswerRecord({
+    id: conversation.id,
+    title: conversation.title,
+    // The language the conversation was started in labels the whole record.
+    language: rows[0]?.language === 'zh' ? 'zh' : 'en',
+    createdAt: conversation.createdAt,
+    exportedAt: new Date(),
+    currentModel: { name: config.model.chatModel, offline: config.offlineModel },
+    turns: rows.map((row) => recordTurn(row, passages)),
+  });
+  return {
+    body: markdown,
+    contentType: 'text/markdown; charset=utf-8',
+    filename: recordFilename(conversation.title),
+    size: new TextEncoder().encode(markdown).byteLength,
+  };
+};
+
+function sourcesOf(row: RecordTurnRow): StoredSource[] {
+  return Array.isArray(row.sources) ? (row.sources as StoredSource[]) : [];
+}
+
+function recordTurn(row: RecordTurnRow, passages: Map<number, Passage>): RecordTurn {
+  return {
+    question: row.question,
+    answer: row.answer,
+    status: row.status,
+    askedAt: row.createdAt,
+    model: row.model ?? null,
+    support: Array.isArray(row.support) ? (row.support as RecordSentence[]) : null,
+    sources: sourcesOf(row).map((source): RecordSource => ({
+      fileName: source.file_name,
+      page: source.page,
+      section: source.section,
+      textSource: source.text_source,
+      similarity: source.similarity,
+      citation: source.citation,
+      passage:
+        typeof source.chunk_id === 'number'
+          ? (passages.get(source.chunk_id) ?? { kind: 'gone' })
+          : row.mode === 'full_text' || source.chunk_id === null
+            ? { kind: 'page' }
+            : { kind: 'unrecorded' },
+    })),
+  };
+}
+
+/**
+ * Every cited passage's text, by chunk id, as knowledge has it now. A passage that is gone (its
+ * file deleted, or no longer readable by the owner) is said to be; any other failure fails the
+ * export, as a record that silently lacks its passages would mislead.
+ */
+async function readPassages(ctx: ChatCall, rows: RecordTurnRow[]): Promise<Map<number, Passage>> {
+  const ids = [
+    ...new Set(
+      rows.flatMap((row) =>
+        sourcesOf(row)
+          .map((source) => source.chunk_id)
+          .filter((id): id is number => typeof id === 'number'),
+      ),
+    ),
+  ];
+  const found = new Map<number, Passage>();
+  if (ids.length === 0) return found;
+  const token = ctx.http ? await tokenOf({ caller: { transport: 'http', context: ctx.http } }) : '';
+  const knowledge = rpcClient(knowledgeService, ctx.env.KNOWLEDGE, {
+    identity: { token },
+    requestId: ctx.requestId,
+  });
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const id = ids[next++]!;
+      try {
+        const chunk = await knowledge.GetChunk({ id });
+        found.set(id, { kind: 'text', text: chunk.text });
+      } catch (err) {
+        if (err instanceof AppError && err.status === 404) found.set(id, { kind: 'gone' });
+        else throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PASSAGE_CONCURRENCY, ids.length) }, worker));
+  return found;
+}
