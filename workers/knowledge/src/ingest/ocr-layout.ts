@@ -8,7 +8,8 @@ const BOX_PER_SIZE = 1.25;
 const BASELINE_SHARE = 0.8;
 
 /**
- * The page's layout from OCR lines, through the same layout rules as a text layer's runs (one
+ * The page's layout from OCR lines (their boxes already in page points, see
+ * #shared/contracts/ocr: the service scales them from the rendered image), through the same layout rules as a text layer's runs (one
  * run per line box): paragraphs, columns, headers and footers, and tables are found the same
  * way for a scan as for a born-digital page.
  */
@@ -24,6 +25,9 @@ export function ocrPageLayout(ocr: OcrPage): PageLayout {
       baseline: y0 + height * BASELINE_SHARE,
       width: x1 - x0,
       size: height / BOX_PER_SIZE,
+      // The line's box as read is its ink: the document viewer's highlight (line-box.ts).
+      top: y0,
+      bottom: y1,
     });
   }
   const layout = layoutPage(runs, { page: ocr.page, width: ocr.width, height: ocr.height });

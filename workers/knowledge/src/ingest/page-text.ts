@@ -12,6 +12,7 @@
  */
 import { isCjk, removeCjkSpacing } from './cjk-spacing.ts';
 import { findPageFurniture } from './page-furniture.ts';
+import type { PageLine } from '../db/schema.ts';
 import type { PageLayout } from './pdf-layout.ts';
 
 /** Whether any page has text; a document without any is refused as `no_text`. */
@@ -21,16 +22,76 @@ export function hasExtractableText(pages: readonly string[]): boolean {
 
 /** The text of each page, in the order given, without headers, footers and page numbers. */
 export function pageTexts(pages: readonly PageLayout[]): string[] {
+  return pageTextsWithLines(pages).map((page) => page.text);
+}
+
+/** A page's text, and where its lines stand on the page (see file_pages.lines). */
+export interface PageTextWithLines {
+  text: string;
+  /**
+   * Each kept line that has a box (layouts stored before boxes have none): its span in `text`
+   * and its box, clamped to the page. A line joined to the one before gives up nothing of its
+   * span but the hyphen a rejoined word loses; the space or blank line between lines belongs
+   * to neither.
+   */
+  lines: PageLine[];
+}
+
+/** pageTexts, with each page's lines where they stand (the document viewer highlights them). */
+export function pageTextsWithLines(pages: readonly PageLayout[]): PageTextWithLines[] {
   const furniture = findPageFurniture(pages);
   const vocabulary = Vocabulary.of(pages);
-  return pages.map((page, pageIndex) =>
-    page.blocks
-      .filter((_, blockIndex) => !furniture[pageIndex]?.has(blockIndex))
-      .map((block) => (block.table ? block.lines.join('\n') : joinLines(block.lines, vocabulary)))
-      .filter((paragraph) => paragraph !== '')
-      .join('\n\n'),
-  );
+  return pages.map((page, pageIndex) => {
+    let text = '';
+    const lines: PageLine[] = [];
+    page.blocks.forEach((block, blockIndex) => {
+      if (furniture[pageIndex]?.has(blockIndex)) return;
+      const joined = block.table
+        ? tableLines(block.lines)
+        : joinLinesWithSpans(block.lines, vocabulary);
+      if (joined.text === '') return;
+      if (text !== '') text += '\n\n';
+      const offset = text.length;
+      text += joined.text;
+      joined.spans.forEach((span, lineIndex) => {
+        const box = block.boxes?.[lineIndex];
+        if (span === null || !box || span[1] <= span[0]) return;
+        lines.push([span[0] + offset, span[1] + offset, ...clampBox(box, page)]);
+      });
+    });
+    return { text, lines };
+  });
 }
+
+type Span = [start: number, end: number] | null;
+
+/** A table's rows, one a line. */
+function tableLines(rows: readonly string[]): { text: string; spans: Span[] } {
+  const spans: Span[] = [];
+  let at = 0;
+  for (const row of rows) {
+    spans.push([at, at + row.length]);
+    at += row.length + 1;
+  }
+  return { text: rows.join('\n'), spans };
+}
+
+/** A box kept within the page, rounded to hundredths of a point (a page of no size: as is). */
+function clampBox(
+  [left, top, right, bottom]: readonly number[],
+  page: { width: number; height: number },
+): [number, number, number, number] {
+  const within = (value: number | undefined, most: number) =>
+    round(most > 0 ? Math.min(most, Math.max(0, value ?? 0)) : (value ?? 0));
+  return [
+    within(left, page.width),
+    within(top, page.height),
+    within(right, page.width),
+    within(bottom, page.height),
+  ];
+}
+
+const round = (value: number) => Math.round(value * 100) / 100;
 
 /** Words the document spells, closed and hyphenated, counted (lower case). */
 export class Vocabulary {
@@ -60,13 +121,34 @@ export class Vocabulary {
 
 /** A paragraph's visual lines as running text. */
 export function joinLines(lines: readonly string[], vocabulary = new Vocabulary()): string {
+  return joinLinesWithSpans(lines, vocabulary).text;
+}
+
+/**
+ * joinLines, with each line's span in the text (null for a line with nothing left). A joined
+ * line always ends the text whole (joinPair never changes what comes after), so its span is
+ * the text's end; the line before loses its hyphen when a word is rejoined.
+ */
+function joinLinesWithSpans(
+  lines: readonly string[],
+  vocabulary: Vocabulary,
+): { text: string; spans: Span[] } {
   let text = '';
+  const spans: Span[] = [];
+  let previous: [number, number] | undefined;
   for (const raw of lines) {
     const line = removeCjkSpacing(raw.trim());
-    if (line === '') continue;
+    if (line === '') {
+      spans.push(null);
+      continue;
+    }
     text = text === '' ? line : joinPair(text, line, vocabulary);
+    const start = text.length - line.length;
+    if (previous !== undefined) previous[1] = Math.min(previous[1], start);
+    previous = [start, text.length];
+    spans.push(previous);
   }
-  return text;
+  return { text, spans };
 }
 
 const LINE_END_HYPHEN = /(\p{L}+)([-\u00ad\u2010])$/u;

@@ -11,7 +11,8 @@
  * running text needs the whole document's vocabulary (hyphenation) and happens there.
  */
 
-import { detectTables } from './pdf-tables.ts';
+import { runsBox, type LineBox } from './line-box.ts';
+import { detectTablesWithBoxes } from './pdf-tables.ts';
 
 /** A piece of text on one baseline, in display coordinates (points, y growing DOWNWARDS). */
 export interface TextRun {
@@ -24,6 +25,9 @@ export interface TextRun {
   width: number;
   /** Font size (height of the em square). */
   size: number;
+  /** Top and bottom of the ink, when known (an OCR line box); else estimated (line-box.ts). */
+  top?: number;
+  bottom?: number;
 }
 
 export interface PageLayout {
@@ -51,6 +55,12 @@ export type PageTextSource =
 export interface LayoutBlock {
   /** The block's visual lines, as printed (not yet joined into running text). */
   lines: string[];
+  /**
+   * Where each of `lines` stands on the page (line-box.ts), parallel to it; null for a line
+   * with no ink of its own (a Markdown table's delimiter row). Absent in layouts stored before
+   * line boxes were kept.
+   */
+  boxes?: (LineBox | null)[];
   /** The block is a table: its lines are a Markdown table's rows, kept as lines. */
   table?: true;
   /**
@@ -62,6 +72,7 @@ export interface LayoutBlock {
 
 interface Line {
   text: string;
+  box: LineBox;
   left: number;
   right: number;
   baseline: number;
@@ -91,11 +102,15 @@ export function layoutPage(
   const rawLines = groupByBaseline(visible);
   const { top, body, bottom } = splitBands(rawLines, page.height);
   const blocks: LayoutBlock[] = [
-    ...top.map((line): LayoutBlock => ({ lines: [lineOf(line).text], band: 'top' })),
+    ...top.map((line): LayoutBlock => bandBlock(lineOf(line), 'top')),
     ...bodyBlocks(body, page.width),
-    ...bottom.map((line): LayoutBlock => ({ lines: [lineOf(line).text], band: 'bottom' })),
+    ...bottom.map((line): LayoutBlock => bandBlock(lineOf(line), 'bottom')),
   ];
   return { page: page.page, width: page.width, height: page.height, blocks };
+}
+
+function bandBlock(line: Line, band: 'top' | 'bottom'): LayoutBlock {
+  return { lines: [line.text], boxes: [line.box], band };
 }
 
 /** The body's tables (pdf-tables.ts) where they stand, the text between them in paragraphs. */
@@ -104,8 +119,12 @@ function bodyBlocks(lines: TextRun[][], pageWidth: number): LayoutBlock[] {
   const text = (from: number, to: number) =>
     to > from ? columnsInReadingOrder(lines.slice(from, to), pageWidth).flatMap(paragraphs) : [];
   let from = 0;
-  for (const table of detectTables(lines)) {
-    blocks.push(...text(from, table.first), { lines: table.lines, table: true });
+  for (const table of detectTablesWithBoxes(lines)) {
+    blocks.push(...text(from, table.first), {
+      lines: table.lines,
+      boxes: table.boxes,
+      table: true,
+    });
     from = table.last + 1;
   }
   blocks.push(...text(from, lines.length));
@@ -156,6 +175,7 @@ function lineOf(runs: readonly TextRun[]): Line {
   const last = runs[runs.length - 1];
   return {
     text: text.replace(/\s+/gu, ' ').trim(),
+    box: runsBox(runs) ?? [0, 0, 0, 0],
     left: first?.x ?? 0,
     right: runs.reduce((right, run) => Math.max(right, run.x + run.width), last?.x ?? 0),
     baseline: median(runs.map((run) => run.baseline)),
@@ -334,18 +354,21 @@ function paragraphs(column: readonly Line[]): LayoutBlock[] {
   const leading = median(gaps.filter((gap) => gap > 0)) || 1.2 * bodySize;
   const blocks: LayoutBlock[] = [];
   let lines: string[] = [];
+  let boxes: LineBox[] = [];
   column.forEach((line, index) => {
     const previous = column[index - 1];
     if (
       previous !== undefined &&
       startsParagraph(line, previous, { left, right, leading, bodySize })
     ) {
-      blocks.push({ lines });
+      blocks.push({ lines, boxes });
       lines = [];
+      boxes = [];
     }
     lines.push(line.text);
+    boxes.push(line.box);
   });
-  if (lines.length > 0) blocks.push({ lines });
+  if (lines.length > 0) blocks.push({ lines, boxes });
   return blocks;
 }
 

@@ -23,6 +23,7 @@
  */
 import { isCjk, removeCjkSpacing } from './cjk-spacing.ts';
 import { markdownTable } from './markdown-table.ts';
+import { runsBox, type LineBox } from './line-box.ts';
 import type { TextRun } from './pdf-layout.ts';
 
 /** A table among a page's lines: the lines it takes (`first` to `last`) and its Markdown. */
@@ -82,7 +83,21 @@ interface LineCells {
 
 /** The tables among `lines` (runs grouped by baseline, top to bottom, each left to right). */
 export function detectTables(lines: readonly (readonly TextRun[])[]): FoundTable[] {
-  const tables: FoundTable[] = [];
+  return detectTablesWithBoxes(lines).map(({ boxes: _boxes, ...table }) => table);
+}
+
+/**
+ * A table as detectTables finds it, with where each of its Markdown lines stands: a row's box
+ * is the union of the runs it was made from (a row wrapped over several printed lines takes
+ * them all); the delimiter row, which is not printed, has none.
+ */
+export interface BoxedTable extends FoundTable {
+  boxes: (LineBox | null)[];
+}
+
+/** detectTables, with each Markdown line's box (for the document viewer, pdf-layout.ts). */
+export function detectTablesWithBoxes(lines: readonly (readonly TextRun[])[]): BoxedTable[] {
+  const tables: BoxedTable[] = [];
   let index = 0;
   while (index < lines.length) {
     const region = growRegion(lines, index);
@@ -150,17 +165,25 @@ function tableOf(
   region: Region,
   lines: readonly (readonly TextRun[])[],
   header?: string[],
-): FoundTable | undefined {
+): BoxedTable | undefined {
   const { cells, em } = region;
   const rows: string[][] = [];
+  // The printed lines each row was made from (cells[i] is lines[region.first + i]).
+  const rowRuns: TextRun[][] = [];
   cells.forEach((line, index) => {
     const row = rows[rows.length - 1];
+    const runs = lines[region.first + index] ?? [];
     if (row !== undefined && index > 0 && filled(line) < 2) {
       line.texts.forEach((text, column) => {
         if (text) row[column] = joinWrapped(row[column] ?? '', text);
       });
-    } else rows.push([...line.texts]);
+      rowRuns[rowRuns.length - 1]?.push(...runs);
+    } else {
+      rows.push([...line.texts]);
+      rowRuns.push([...runs]);
+    }
   });
+  const rowBoxes = rowRuns.map((runs) => runsBox(runs) ?? null);
   if (rows.length < MIN_ROWS) return undefined;
   const texts = rows.flat().filter((text) => text !== '');
   const single = texts.filter((text) => [...text].length === 1).length;
@@ -179,12 +202,18 @@ function tableOf(
   const prose = proseColumn(cells, long);
   if (prose !== undefined && goesOnOutside(region, prose, lines)) return undefined;
   if (header !== undefined) {
-    return { first: region.first - 1, last: region.last, lines: markdownTable(header, rows) };
+    return {
+      first: region.first - 1,
+      last: region.last,
+      lines: markdownTable(header, rows),
+      boxes: [runsBox(lines[region.first - 1] ?? []) ?? null, null, ...rowBoxes],
+    };
   }
   return {
     first: region.first,
     last: region.last,
     lines: markdownTable(rows[0] ?? [], rows.slice(1)),
+    boxes: [rowBoxes[0] ?? null, null, ...rowBoxes.slice(1)],
   };
 }
 
