@@ -24,6 +24,16 @@ export interface Chunk {
   index: number;
 }
 
+/** A chunk with its place in its page's text (the text as given, before normalising). */
+export interface LocatedChunk extends Chunk {
+  /**
+   * UTF-16 offsets into the page's text, end exclusive: where the chunk's own text stands (a
+   * repeated table header is not part of it). The slice there, normalised, is the chunk's text.
+   */
+  charStart: number;
+  charEnd: number;
+}
+
 export interface ChunkOptions {
   /** Maximum length of a chunk, in code points. */
   chunkSize?: number;
@@ -59,17 +69,60 @@ const MIN_FILL = 0.5;
 
 /** Chunks of every page, in page order, each at most `chunkSize` code points long. */
 export function chunkPages(pages: readonly string[], options: ChunkOptions = {}): Chunk[] {
+  return locatedChunkPages(pages, options).map(({ content, page, index }) => ({
+    content,
+    page,
+    index,
+  }));
+}
+
+/** chunkPages, with each chunk's place in its page's text. */
+export function locatedChunkPages(
+  pages: readonly string[],
+  options: ChunkOptions = {},
+): LocatedChunk[] {
   const { chunkSize, overlap } = validateOptions(options);
-  const chunks: Chunk[] = [];
+  const chunks: LocatedChunk[] = [];
   pages.forEach((pageText, pageIndex) => {
     const text = normaliseWhitespace(pageText);
     if (text === '') return;
-    for (const content of splitText(text, chunkSize, overlap)) {
-      chunks.push({ content, page: pageIndex + 1, index: chunks.length });
+    const toOriginal = originalOffsets(pageText, text);
+    for (const piece of splitText(text, chunkSize, overlap)) {
+      chunks.push({
+        content: piece.content,
+        page: pageIndex + 1,
+        index: chunks.length,
+        charStart: toOriginal.start(piece.start),
+        charEnd: toOriginal.end(piece.end),
+      });
     }
   });
   return chunks;
 }
+
+/**
+ * Offsets in `normalised` (normaliseWhitespace of `original`) back to `original`.
+ * Normalising changes whitespace only, so the texts' other UTF-16 units are the same, in the
+ * same order: the k-th of them in one is the k-th in the other. A chunk's text starts and ends
+ * with such a unit (it is trimmed), which is all a chunk's place needs.
+ */
+function originalOffsets(original: string, normalised: string) {
+  const kept: number[] = [];
+  for (let i = 0; i < original.length; i++) if (!isSpace(original[i]!)) kept.push(i);
+  // How many non-space units of `normalised` come before each offset.
+  const before = new Uint32Array(normalised.length + 1);
+  for (let i = 0; i < normalised.length; i++) {
+    before[i + 1] = before[i]! + (isSpace(normalised[i]!) ? 0 : 1);
+  }
+  return {
+    /** The offset of the unit at `start` (not a space). */
+    start: (start: number) => kept[before[start]!] ?? original.length,
+    /** The offset just after the unit before `end` (not a space). */
+    end: (end: number) => (end > 0 ? (kept[before[end]! - 1] ?? original.length - 1) + 1 : 0),
+  };
+}
+
+const isSpace = (unit: string) => /\s/u.test(unit);
 
 /**
  * Runs of horizontal whitespace become one space, spaces around line breaks go, and blank lines
@@ -98,13 +151,23 @@ function validateOptions(options: ChunkOptions): Required<ChunkOptions> {
   return { chunkSize, overlap };
 }
 
+/** A chunk of a page's normalised text: `start`, `end` its UTF-16 offsets there, head aside. */
+interface Piece {
+  content: string;
+  start: number;
+  end: number;
+}
+
 /**
  * One page's chunks. Positions are code-point indexes. Each chunk after the first starts at
  * most `overlap` code points before the end of the one before it, at the best boundary there
  * (the earliest of that kind, for the longest overlap), and always ends past it.
  */
-function splitText(text: string, chunkSize: number, overlap: number): string[] {
+function splitText(text: string, chunkSize: number, overlap: number): Piece[] {
   const chars = Array.from(text);
+  // UTF-16 offset of each code-point position.
+  const units = new Uint32Array(chars.length + 1);
+  chars.forEach((char, index) => (units[index + 1] = units[index]! + char.length));
   const tables = tablePlaces(text);
   const everywhere = findBoundaries(text, chars);
   const boundaries = tables.length > 0 ? betweenRows(everywhere, tables) : everywhere;
@@ -116,7 +179,7 @@ function splitText(text: string, chunkSize: number, overlap: number): string[] {
     }
     return [table.head, chunkSize - table.headLength - 1];
   };
-  const chunks: string[] = [];
+  const chunks: Piece[] = [];
   let start = 0;
   let previousEnd = 0;
   while (previousEnd < chars.length) {
@@ -127,8 +190,16 @@ function splitText(text: string, chunkSize: number, overlap: number): string[] {
         : tables.length > 0
           ? chooseTableEnd(boundaries, everywhere, tables, start, room, previousEnd)
           : chooseEnd(boundaries, start, room, previousEnd);
-    const content = chars.slice(start, end).join('').trim();
-    if (content !== '') chunks.push(head ? `${head}\n${content}` : content);
+    const raw = chars.slice(start, end).join('');
+    const content = raw.trim();
+    if (content !== '') {
+      const from = units[start]! + (raw.length - raw.trimStart().length);
+      chunks.push({
+        content: head ? `${head}\n${content}` : content,
+        start: from,
+        end: from + content.length,
+      });
+    }
     previousEnd = end;
     start = end >= chars.length ? end : chooseOverlapStart(boundaries, start, end, overlap);
     // A repeated header can leave too little room to get past the end: no overlap then.
