@@ -60,7 +60,9 @@ describe('pageTextsWithLines', () => {
       [run(72, 100, 'The council reviews the employ-'), run(72, 114, 'ment of staff.')],
       PAGE,
     );
-    const [{ text, lines }] = pageTextsWithLines([layout]) as [{ text: string; lines: number[][] }];
+    const [{ text, lines }] = pageTextsWithLines([layout]) as unknown as [
+      { text: string; lines: number[][] },
+    ];
     expect(text).toBe('The council reviews the employment of staff.');
     expect(lines.map(([start, end]) => text.slice(start, end))).toEqual([
       'The council reviews the employ',
@@ -94,7 +96,9 @@ describe('pageTextsWithLines', () => {
       [...cells(100, 'Item', 'Amount'), ...cells(116, 'Rent', '500'), ...cells(132, 'Food', '300')],
       PAGE,
     );
-    const [{ text, lines }] = pageTextsWithLines([layout]) as [{ text: string; lines: number[][] }];
+    const [{ text, lines }] = pageTextsWithLines([layout]) as unknown as [
+      { text: string; lines: number[][] },
+    ];
     expect(text.split('\n')).toHaveLength(4);
     expect(lines.map(([start, end]) => text.slice(start, end))).toEqual([
       '| Item | Amount |',

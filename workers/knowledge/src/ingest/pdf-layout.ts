@@ -58,9 +58,10 @@ export interface LayoutBlock {
   /**
    * Where each of `lines` stands on the page (line-box.ts), parallel to it; null for a line
    * with no ink of its own (a Markdown table's delimiter row). Absent in layouts stored before
-   * line boxes were kept.
+   * line boxes were kept. (Typed as arrays, not LineBox tuples: layouts come back from the
+   * document reader over RPC, whose types do not keep tuples.)
    */
-  boxes?: (LineBox | null)[];
+  boxes?: (number[] | null)[];
   /** The block is a table: its lines are a Markdown table's rows, kept as lines. */
   table?: true;
   /**
@@ -354,7 +355,7 @@ function paragraphs(column: readonly Line[]): LayoutBlock[] {
   const leading = median(gaps.filter((gap) => gap > 0)) || 1.2 * bodySize;
   const blocks: LayoutBlock[] = [];
   let lines: string[] = [];
-  let boxes: LineBox[] = [];
+  let boxes: number[][] = [];
   column.forEach((line, index) => {
     const previous = column[index - 1];
     if (
