@@ -6,6 +6,7 @@ import { useApp } from '../context';
 import { now } from '../i18n/bind';
 import { messages } from '../i18n/messages';
 import type { KnowledgeStore } from '../knowledge-store';
+import { RecordActions } from '../record/record-actions';
 import type { ChatSession } from './chat-session';
 import { renameDialog } from './rename-dialog';
 
@@ -70,6 +71,7 @@ export function ConversationHead(props: ConversationHeadProps) {
         </p>
       </div>
       <div class="chat-head-actions">
+        <RecordActions conversation={open} />
         <button
           type="button"
           class="button small"

@@ -2,6 +2,7 @@ import { useLayoutEffect } from 'preact/hooks';
 import { now, type Localized } from '../i18n/bind';
 import { formatList } from '../i18n/format';
 import { messages } from '../i18n/messages';
+import { OfflineNote } from '../main/model-status';
 import { Markdown } from '../markdown/markdown';
 import { Feedback } from './feedback';
 import { Sources } from './sources';
@@ -38,6 +39,7 @@ export function Turn({ turn, announce }: TurnProps) {
         </details>
         <Markdown class="markdown" source={answer} />
         <Notice notice={turn.notice.value} />
+        <OfflineNote />
         <p class="answer-status" hidden={status === undefined}>
           {status && now(status)}
         </p>

@@ -7,6 +7,7 @@ import { errors } from './catalogue/errors';
 import { files } from './catalogue/files';
 import { login } from './catalogue/login';
 import { pager } from './catalogue/pager';
+import { record } from './catalogue/record';
 import { users } from './catalogue/users';
 import type { Language } from '#shared/i18n/language';
 import { currentLocale } from './locale';
@@ -25,6 +26,7 @@ const catalogue = {
   files,
   login,
   pager,
+  record,
   users,
 };
 

@@ -10,6 +10,7 @@ import { createUploadQueue } from '../files/upload-queue';
 import { createKnowledgeStore } from '../knowledge-store';
 import { UnhelpfulPage } from '../review/unhelpful-page';
 import { UsersPage } from '../users/users-page';
+import { loadModelStatus } from './model-status';
 import { routeKey, routeOf, type Route } from './route';
 import { Topbar } from './topbar';
 import { Workspace, type Pane } from './workspace';
@@ -40,6 +41,7 @@ export function MainScreen({ api, me, shown, fail, logout }: MainScreenProps) {
     const store = createKnowledgeStore(ctx, collections);
     const chat = createChatSession(ctx, store, collections);
     const uploads = createUploadQueue(ctx, store);
+    loadModelStatus(api, teardown.signal);
     return { teardown, ctx, collections, store, chat, uploads };
   });
   const { ctx, collections, store, chat, uploads } = session;

@@ -1,6 +1,7 @@
 import type { User } from '../api/services';
 import { LanguageSwitch } from '../components/language-switch';
 import { messages } from '../i18n/messages';
+import { ModelNotice } from './model-status';
 import type { Route } from './route';
 
 export interface TopbarProps {
@@ -37,6 +38,7 @@ export function Topbar({ me, route, logout }: TopbarProps) {
           </a>
         )}
       </nav>
+      <ModelNotice />
       <div class="who">
         <LanguageSwitch />
         <span class="who-name" title={m.app.loggedInAsTitle(me.username)}>

@@ -1,0 +1,82 @@
+import { useState } from 'preact/hooks';
+import type { Conversation } from '../api/services';
+import { useApp, type AppContext } from '../context';
+import { messages } from '../i18n/messages';
+import { printRecord } from './print-record';
+
+/** The conversation's record (the service's Markdown export) as text, with the name it gives. */
+async function fetchRecord(ctx: AppContext, id: string) {
+  const file = await ctx.api.chat.GetConversationExport(
+    { id, format: 'markdown' },
+    { signal: ctx.signal },
+  );
+  return { text: await new Response(file.body).text(), filename: file.filename };
+}
+
+function save(text: string, filename: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/markdown;charset=utf-8' }));
+  try {
+    const anchor = document.createElement('a');
+    anchor.href = url;
+    anchor.download = filename;
+    anchor.hidden = true;
+    document.body.append(anchor);
+    anchor.click();
+    anchor.remove();
+  } finally {
+    // The click has handed the bytes to the browser's download; the URL is not needed after.
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  }
+}
+
+/**
+ * Export Markdown and Save as PDF for the open conversation. Both are the one record the
+ * service writes (questions, answers, model, times, checked sentences, sources with their
+ * passages): the PDF is that Markdown printed, so the two never tell different things.
+ */
+export function RecordActions({ conversation }: { conversation: Conversation | undefined }) {
+  const ctx = useApp();
+  const [busy, setBusy] = useState(false);
+  const m = messages().record;
+
+  async function run(then: (record: { text: string; filename?: string }) => void) {
+    if (!conversation || busy) return;
+    setBusy(true);
+    try {
+      then(await fetchRecord(ctx, conversation.id));
+    } catch (err) {
+      ctx.fail(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <button
+        type="button"
+        class="button small"
+        hidden={!conversation}
+        aria-busy={busy || undefined}
+        aria-label={conversation && m.exportMarkdownNamed(conversation.title)}
+        onClick={() =>
+          void run((record) =>
+            save(record.text, record.filename ?? `${conversation?.title ?? 'conversation'}.md`),
+          )
+        }
+      >
+        {m.exportMarkdown}
+      </button>
+      <button
+        type="button"
+        class="button small"
+        hidden={!conversation}
+        aria-busy={busy || undefined}
+        aria-label={conversation && m.savePdfNamed(conversation.title)}
+        onClick={() => void run((record) => printRecord(record.text))}
+      >
+        {m.savePdf}
+      </button>
+    </>
+  );
+}
