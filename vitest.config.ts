@@ -106,7 +106,7 @@ export default defineConfig({
         test: {
           name: 'web',
           environment: 'jsdom',
-          include: ['web/**/*.test.tsx'],
+          include: ['web/**/*.test.tsx', 'web/**/*.test.ts'],
           setupFiles: ['web/src/testing/setup.ts'],
           // One jsdom for all the files: each test renders into a cleaned document and keeps its
           // state in the components it renders.

@@ -37,6 +37,14 @@ const SWAGGER_UI_FILES = [
   'NOTICE',
 ];
 
+/**
+ * The document viewer's PDF.js parts that are not bundled: its worker (a script of its own,
+ * created by web/src/viewer/pdf-engine.ts), the CMaps Chinese PDFs without embedded fonts need,
+ * and the standard fonts; under assets/pdfjs/.
+ */
+const PDFJS_DIR = 'pdfjs';
+const PDFJS_FILES = ['build/pdf.worker.min.mjs', 'cmaps', 'standard_fonts', 'LICENSE'];
+
 const WORKERS_STUB = 'workers-only-stub';
 const ZOD_LOCALES = 'zod-english-locale';
 
@@ -88,6 +96,9 @@ function options(minify: boolean): esbuild.BuildOptions {
     ],
     outdir: WEB_ASSETS_DIR,
     bundle: true,
+    // The viewer loads PDF.js (as large as the rest of the app) the first time it shows a PDF.
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
     format: 'esm',
     platform: 'browser',
     target: ['es2022', 'chrome111', 'firefox115', 'safari16.4'],
@@ -129,7 +140,13 @@ async function copyStatic(): Promise<string[]> {
   for (const file of SWAGGER_UI_FILES) {
     await cp(path.join(swaggerUi, file), path.join(WEB_ASSETS_DIR, SWAGGER_UI_DIR, file));
   }
-  return [...(await readdir(from)), SWAGGER_UI_DIR];
+  const pdfjs = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+  for (const file of PDFJS_FILES) {
+    await cp(path.join(pdfjs, file), path.join(WEB_ASSETS_DIR, PDFJS_DIR, path.basename(file)), {
+      recursive: true,
+    });
+  }
+  return [...(await readdir(from)), SWAGGER_UI_DIR, PDFJS_DIR];
 }
 
 /**
@@ -144,8 +161,11 @@ async function prune(keep: Iterable<string>): Promise<void> {
   }
 }
 
+/** The top-level names under the assets folder that a build wrote (files, or `chunks/`). */
 const outputNames = (metafile: esbuild.Metafile) =>
-  Object.keys(metafile.outputs).map((file) => path.basename(file));
+  Object.keys(metafile.outputs).map(
+    (file) => path.relative(WEB_ASSETS_DIR, path.join(root, file)).split(path.sep)[0]!,
+  );
 
 export interface WebBuild {
   /** Stops watching (no-op for a one-off build). */

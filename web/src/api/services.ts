@@ -29,6 +29,8 @@ import {
   type Collection as CollectionSchema,
   type CollectionMember as CollectionMemberSchema,
   type FileProgress as FileProgressSchema,
+  type ChunkLocation as ChunkLocationSchema,
+  type FilePage as FilePageSchema,
   type KnowledgeFile as KnowledgeFileSchema,
   type UploadResult as UploadResultSchema,
 } from '#shared/contracts/knowledge';
@@ -40,6 +42,8 @@ export type ManagedUser = z.output<typeof ManagedUserSchema>;
 export type Login = z.output<typeof LoginSchema>;
 export type KnowledgeFile = z.output<typeof KnowledgeFileSchema>;
 export type FileProgress = z.output<typeof FileProgressSchema>;
+export type ChunkLocation = z.output<typeof ChunkLocationSchema>;
+export type FilePage = z.output<typeof FilePageSchema>;
 export type UploadResult = z.output<typeof UploadResultSchema>;
 export type Collection = z.output<typeof CollectionSchema>;
 export type CollectionMember = z.output<typeof CollectionMemberSchema>;
@@ -82,12 +86,22 @@ export interface Api {
   downloadUrl(fileId: string): string;
   /** Fetches a stored file with the token in the header; its bytes, type and name. */
   download(fileId: string, signal?: AbortSignal): Promise<{ blob: Blob; filename?: string }>;
+  /**
+   * Where a reader that fetches by itself (PDF.js, with range requests) gets a stored file:
+   * its address and the headers to send with every request (the token, never in the URL).
+   */
+  originalSource(fileId: string): { url: string; headers: Record<string, string> };
 }
 
 export function createApi(baseUrl: string, token: () => string | undefined): Api {
   const options = { baseUrl, token };
   const download = knowledgeService.routes.find((route) => route.name === 'GetDownload');
   if (!download) throw new Error('the knowledge service declares no GetDownload');
+  const downloadUrl = (fileId: string) => {
+    const url = new URL(download.fullPath, baseUrl);
+    url.searchParams.set('id', fileId);
+    return url.pathname + url.search;
+  };
   return {
     auth: createClient(authService, options),
     knowledge: createClient(knowledgeService, options),
@@ -101,10 +115,12 @@ export function createApi(baseUrl: string, token: () => string | undefined): Api
         { file, collection_id: collectionId },
         { signal, headers: { Prefer: 'respond-async' } },
       ),
-    downloadUrl(fileId) {
-      const url = new URL(download.fullPath, baseUrl);
-      url.searchParams.set('id', fileId);
-      return url.pathname + url.search;
+    downloadUrl,
+    originalSource(fileId) {
+      const bearer = token();
+      const headers: Record<string, string> = {};
+      if (bearer) headers.Authorization = `Bearer ${bearer}`;
+      return { url: downloadUrl(fileId), headers };
     },
     async download(fileId, signal) {
       const file = await createClient(knowledgeService, options).GetDownload(

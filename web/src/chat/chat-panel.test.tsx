@@ -63,7 +63,8 @@ describe('the chat panel', () => {
     expect(turn.querySelector('.question-text')?.textContent).toBe('When is rent due?');
     await waitFor(() => expect(turn.getAttribute('aria-busy')).toBe('false'));
     expect(turn.querySelector('.markdown strong')?.textContent).toBe('first');
-    expect(within(turn).getByRole('link', { name: 'lease.pdf' })).toBeTruthy();
+    const source = within(turn).getByRole('link', { name: /^Source 1: lease\.pdf/ });
+    expect(source.getAttribute('href')).toMatch(/^#\/doc\/[0-9a-f-]{36}\?page=\d+/);
     expect(Chat).toHaveBeenCalledWith(
       {
         body: expect.objectContaining({ prompt: 'When is rent due?', conversation_id: undefined }),

@@ -1,43 +1,109 @@
 import type { ChatSource } from '../api/services';
 import { collectionName, SHARED_COLLECTION_ID } from '../collection-access';
-import { DownloadLink } from '../components/download-link';
 import { now } from '../i18n/bind';
+import { formatDecimal2 } from '../i18n/format';
 import { messages, type Messages } from '../i18n/messages';
+import { documentLink } from '../main/route';
+import { orderSources, type NumberedSource } from './source-order';
 
-/** Where a source was found: its section's headings when it has them (formats without pages). */
-const sourceMeta = (source: ChatSource, m: Messages) =>
-  source.section
-    ? m.chat.sourceSectionMeta(source.section, source.similarity)
-    : m.chat.sourceMeta(source.page, source.similarity);
+/** Where a source was found: its page, or its section's headings (formats without pages). */
+const sourcePlace = (source: ChatSource, m: Messages) =>
+  source.section ? m.chat.sourceSection(source.section) : m.chat.sourcePage(source.page);
 
-/** The passages an answer drew on, each a link to its file. */
-export function Sources({ sources }: { sources: readonly ChatSource[] }) {
+export interface SourcesProps {
+  sources: readonly ChatSource[];
+  /** The prompt the service built (when it echoes it): behind the details, with the scores. */
+  echo?: string | undefined;
+}
+
+/**
+ * What an answer drew on: the sources it cites, in the order it cites them, each opening the
+ * document viewer at the cited passage; what was retrieved but not cited under a fold; the
+ * scores, passage ids and the prompt behind "Details", for those who want them.
+ */
+export function Sources({ sources, echo }: SourcesProps) {
+  const m = messages();
+  const { cited, others } = orderSources(sources);
+  return (
+    <section class="sources" hidden={sources.length === 0 && echo === undefined}>
+      {cited.length > 0 && (
+        <>
+          <h3>{m.chat.sources}</h3>
+          <SourceList rows={cited} />
+        </>
+      )}
+      {others.length > 0 && (
+        <details class="also-retrieved">
+          <summary>{m.chat.alsoRetrieved(others.length)}</summary>
+          <SourceList rows={others} />
+        </details>
+      )}
+      <details class="source-details">
+        <summary>{m.chat.details}</summary>
+        {sources.length > 0 && (
+          <table class="source-scores">
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">{m.chat.detailsFile}</th>
+                <th scope="col">{m.chat.detailsSimilarity}</th>
+                <th scope="col">{m.chat.detailsPassage}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {sources.map((source, index) => (
+                <tr key={index}>
+                  <td>{index + 1}</td>
+                  <td>
+                    {source.file_name} · {sourcePlace(source, m)}
+                  </td>
+                  <td>{source.similarity === null ? '—' : formatDecimal2(source.similarity)}</td>
+                  <td>{source.chunk_id ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {echo !== undefined && (
+          <>
+            <h4>{m.chat.context}</h4>
+            <pre class="context-text">{echo}</pre>
+          </>
+        )}
+      </details>
+    </section>
+  );
+}
+
+function SourceList({ rows }: { rows: NumberedSource[] }) {
   const m = messages();
   return (
-    <section class="sources" hidden={sources.length === 0}>
-      <h3>{m.chat.sources}</h3>
-      <ol class="source-list">
-        {sources.map((source, index) => {
-          const { collection_id: id, collection_name: name } = source;
-          return (
-            <li key={index} value={index + 1}>
-              <DownloadLink file={{ id: source.file_id, name: source.file_name }}>
-                {source.file_name}
-              </DownloadLink>
-              <span class="source-meta">{sourceMeta(source, m)}</span>
-              {source.text_source === 'ocr' && (
-                <span class="badge source-ocr" title={m.chat.ocrBadgeTitle}>
-                  {m.chat.ocrBadge}
-                </span>
-              )}
-              {/* Files of the shared collection are the usual case: only others name theirs. */}
-              {id && id !== SHARED_COLLECTION_ID && (
-                <span class="badge source-collection">{now(collectionName({ id, name }))}</span>
-              )}
-            </li>
-          );
-        })}
-      </ol>
-    </section>
+    <ol class="source-list">
+      {rows.map(({ number, source }) => {
+        const { collection_id: id, collection_name: name } = source;
+        return (
+          <li key={number}>
+            <span class="source-number">[{number}]</span>
+            <a
+              class="source-link"
+              href={documentLink(source.file_id, source.page, source.chunk_id)}
+              aria-label={m.chat.openSource(number, source.file_name, sourcePlace(source, m))}
+            >
+              {source.file_name}
+            </a>
+            <span class="source-meta">{sourcePlace(source, m)}</span>
+            {source.text_source === 'ocr' && (
+              <span class="badge source-ocr" title={m.chat.ocrBadgeTitle}>
+                {m.chat.ocrBadge}
+              </span>
+            )}
+            {/* Files of the shared collection are the usual case: only others name theirs. */}
+            {id && id !== SHARED_COLLECTION_ID && (
+              <span class="badge source-collection">{now(collectionName({ id, name }))}</span>
+            )}
+          </li>
+        );
+      })}
+    </ol>
   );
 }

@@ -55,6 +55,75 @@ describe('a turn of the conversation', () => {
     expect(screen.getByRole('button', { name: 'Helpful' })).toBeTruthy();
   });
 
+  it('lists the cited sources in citation order, the rest folded, and links [n] to the viewer', async () => {
+    const turn = createTurn('What is due?', [], hooks());
+    renderInSession(<Turn turn={turn} announce={vi.fn()} />);
+    const [lease, rules, fees] = [
+      source('lease.pdf', 2),
+      source('rules.pdf', 5),
+      source('fees.pdf', 1),
+    ];
+    turn.message({
+      content: 'Rent is due on the first [2]. Late fees apply [1].',
+      type: 'content',
+    } as never);
+    turn.setSources([
+      { ...lease!, chunk_id: 11, citation: 2 },
+      { ...rules!, chunk_id: 12, citation: 1 },
+      { ...fees!, chunk_id: 13, citation: null },
+      // The same passage twice is one row.
+      { ...lease!, chunk_id: 11, citation: null },
+    ]);
+    turn.done({ request_id: 'r', mode: 'retrieval', language: 'en' });
+    turn.finish();
+
+    const article = screen.getByRole('article');
+    await waitFor(() => expect(article.getAttribute('aria-busy')).toBe('false'));
+    const sources = article.querySelector('.sources') as HTMLElement;
+    const cited = [...sources.querySelectorAll(':scope > .source-list > li')];
+    expect(cited.map((row) => row.querySelector('.source-link')?.textContent)).toEqual([
+      'rules.pdf',
+      'lease.pdf',
+    ]);
+    expect(cited[0]!.querySelector('a')?.getAttribute('href')).toBe(
+      `#/doc/${rules!.file_id}?page=5&chunk=12`,
+    );
+    const folded = sources.querySelector('details.also-retrieved') as HTMLDetailsElement;
+    expect(folded.open).toBe(false);
+    expect(folded.querySelector('summary')?.textContent).toBe('Also retrieved, not cited (1)');
+    expect(folded.querySelector('.source-link')?.textContent).toBe('fees.pdf');
+    // Scores sit behind the details, closed.
+    const details = sources.querySelector('details.source-details') as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    expect(details.querySelectorAll('tbody tr')).toHaveLength(4);
+
+    const markers = [...article.querySelectorAll<HTMLAnchorElement>('.markdown a.citation')];
+    expect(markers.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['[2]', `#/doc/${rules!.file_id}?page=5&chunk=12`],
+      ['[1]', `#/doc/${lease!.file_id}?page=2&chunk=11`],
+    ]);
+    expect(markers[0]!.getAttribute('aria-label')).toBe('Source 2: rules.pdf, page 5');
+  });
+
+  it('links a chosen file’s page markers to their pages', async () => {
+    const turn = createTurn('What is due?', [], hooks());
+    renderInSession(<Turn turn={turn} announce={vi.fn()} />);
+    const lease = { ...source('lease.pdf', 3), similarity: null, citation: 1 };
+    turn.message({
+      content: 'Due on the first [lease.pdf p. 3], see [other.pdf p. 9].',
+      type: 'content',
+    } as never);
+    turn.setSources([lease]);
+    turn.done({ request_id: 'r', mode: 'full_text', language: 'en' });
+    turn.finish();
+    const article = screen.getByRole('article');
+    await waitFor(() => expect(article.querySelectorAll('a.citation')).toHaveLength(2));
+    const [known, unknown] = [...article.querySelectorAll<HTMLAnchorElement>('a.citation')];
+    expect(known!.getAttribute('href')).toBe(`#/doc/${lease.file_id}?page=3`);
+    // A marker of no source given stays text-like: no address to follow.
+    expect(unknown!.hasAttribute('href')).toBe(false);
+  });
+
   it('shows an error-typed message as a refusal in the page’s words, with the reason', async () => {
     const turn = createTurn('Who won?', [], hooks());
     renderInSession(<Turn turn={turn} announce={vi.fn()} />);

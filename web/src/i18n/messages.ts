@@ -9,6 +9,7 @@ import { login } from './catalogue/login';
 import { pager } from './catalogue/pager';
 import { record } from './catalogue/record';
 import { users } from './catalogue/users';
+import { viewer } from './catalogue/viewer';
 import type { Language } from '#shared/i18n/language';
 import { currentLocale } from './locale';
 
@@ -28,6 +29,7 @@ const catalogue = {
   pager,
   record,
   users,
+  viewer,
 };
 
 type Catalogue = typeof catalogue;

@@ -10,6 +10,8 @@ import { createUploadQueue } from '../files/upload-queue';
 import { createKnowledgeStore } from '../knowledge-store';
 import { UnhelpfulPage } from '../review/unhelpful-page';
 import { UsersPage } from '../users/users-page';
+import { DocumentViewer } from '../viewer/document-viewer';
+import { takeOpener, trackOpeners } from '../viewer/opener';
 import { loadModelStatus } from './model-status';
 import { routeKey, routeOf, type Route } from './route';
 import { Topbar } from './topbar';
@@ -51,6 +53,7 @@ export function MainScreen({ api, me, shown, fail, logout }: MainScreenProps) {
   const shownRoute = useRef<Route | undefined>(undefined);
 
   useEffect(() => () => session.teardown.abort(), []);
+  useEffect(trackOpeners, []);
   useEffect(() => {
     const navigate = () => setRoute(routeOf(location.hash));
     window.addEventListener('hashchange', navigate);
@@ -74,6 +77,9 @@ export function MainScreen({ api, me, shown, fail, logout }: MainScreenProps) {
     const changed = !from || routeKey(from) !== routeKey(route);
     shownRoute.current = route;
     localizeTitle(t((m) => m.app.title(pageTitle(route, m))));
+    // The document viewer is a dialog over the chat: it takes the focus, and gives it back to
+    // the citation it was opened from (closeViewer).
+    if (route.page === 'doc' || (from?.page === 'doc' && route.page === 'chat')) return;
     if (route.page !== 'chat') {
       if (changed) outlet.current?.querySelector<HTMLElement>('h1')?.focus();
       return;
@@ -85,6 +91,14 @@ export function MainScreen({ api, me, shown, fail, logout }: MainScreenProps) {
       outlet.current?.querySelector<HTMLElement>('textarea')?.focus();
     }
   }, [route, shown]);
+
+  /** Back to where the viewer was opened from: the citation, or the chat for a shared link. */
+  function closeViewer(): void {
+    const opener = takeOpener();
+    if (opener && history.length > 1) history.back();
+    else location.replace('#/');
+    opener?.focus();
+  }
 
   function skipToMain(event: MouseEvent): void {
     event.preventDefault();
@@ -115,6 +129,9 @@ export function MainScreen({ api, me, shown, fail, logout }: MainScreenProps) {
               showPane={showPane}
             />
           )}
+          {route.page === 'doc' && (
+            <DocumentViewer key={route.id} route={route} onClose={closeViewer} />
+          )}
         </Session.Provider>
       </main>
     </div>
@@ -125,5 +142,6 @@ function pageTitle(route: Route, m: ReturnType<typeof messages>): string {
   if (route.page === 'users') return m.users.title;
   if (route.page === 'unhelpful') return m.conversations.reviewTitle;
   if (route.page === 'collection') return m.collections.title;
+  if (route.page === 'doc') return m.viewer.title;
   return m.app.chat;
 }

@@ -1,13 +1,58 @@
 /** The logged-in screens, by URL hash. */
 export type Route =
-  { page: 'chat' } | { page: 'users' } | { page: 'unhelpful' } | { page: 'collection'; id: string };
+  | { page: 'chat' }
+  | { page: 'users' }
+  | { page: 'unhelpful' }
+  | { page: 'collection'; id: string }
+  | DocumentRoute;
+
+/**
+ * The document viewer over the chat: a file at a page, with a passage highlighted. Shareable:
+ * `#/doc/<file_id>?page=<n>&chunk=<chunk_id>`; whoever may not read the file sees not found.
+ */
+export interface DocumentRoute {
+  page: 'doc';
+  id: string;
+  /** 1-based; the passage's page when a chunk is named and no page is. */
+  at?: number;
+  chunk?: number;
+}
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 export function routeOf(hash: string): Route {
   if (hash === '#/users') return { page: 'users' };
   if (hash === '#/unhelpful') return { page: 'unhelpful' };
-  const collection = /^#\/collection\/([0-9a-f-]{36})$/i.exec(hash);
+  const collection = new RegExp(`^#/collection/(${UUID})$`, 'i').exec(hash);
   if (collection) return { page: 'collection', id: collection[1]! };
+  const doc = new RegExp(`^#/doc/(${UUID})(?:\\?(.*))?$`, 'i').exec(hash);
+  if (doc) {
+    const query = new URLSearchParams(doc[2] ?? '');
+    return {
+      page: 'doc',
+      id: doc[1]!.toLowerCase(),
+      ...positive('at', query.get('page')),
+      ...positive('chunk', query.get('chunk')),
+    };
+  }
   return { page: 'chat' };
 }
 
-export const routeKey = (route: Route) => (route.page === 'collection' ? route.id : route.page);
+/** The deep link of a document (at a page, with a passage). */
+export function documentLink(fileId: string, at?: number, chunk?: number | null): string {
+  const query = new URLSearchParams();
+  if (at !== undefined) query.set('page', String(at));
+  if (chunk !== undefined && chunk !== null) query.set('chunk', String(chunk));
+  const search = query.toString();
+  return `#/doc/${fileId}${search ? `?${search}` : ''}`;
+}
+
+function positive<K extends string>(key: K, value: string | null): Partial<Record<K, number>> {
+  if (value === null || !/^\d{1,9}$/.test(value)) return {};
+  const n = Number(value);
+  return n >= 1 ? ({ [key]: n } as Record<K, number>) : {};
+}
+
+/** Two routes with one key are one screen (the viewer's pages and passages are one screen). */
+export const routeKey = (route: Route) =>
+  route.page === 'collection' || route.page === 'doc' ? `${route.page}:${route.id}` : route.page;

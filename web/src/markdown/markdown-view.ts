@@ -8,6 +8,7 @@
  */
 import type { Token } from 'marked';
 import { messages } from '../i18n/messages';
+import { linkCitations } from '../chat/citation-links';
 import { blockHtml, createMarkdown, lexBlocks } from './markdown-html';
 import { sanitizedFragment } from './trusted-html';
 
@@ -52,6 +53,7 @@ export function createMarkdownView(container: ParentNode): MarkdownView {
       const fresh = tokens.slice(kept).map((token: Token): Shown => {
         const fragment = sanitizedFragment(blockHtml(markdown, token, links));
         fragment.querySelectorAll('table').forEach((table) => scrollable(table));
+        linkCitations(fragment);
         return { raw: token.raw, nodes: [...fragment.childNodes] };
       });
       container.append(...fresh.flatMap((block) => block.nodes));

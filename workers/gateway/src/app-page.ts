@@ -11,10 +11,18 @@
 export const APP_TRUSTED_TYPES_POLICY = 'kbchat-markdown';
 
 /**
+ * The document viewer's policy: it makes the one script URL of PDF.js's worker
+ * (web/src/viewer/pdf-engine.ts), which creating a Worker needs under Trusted Types.
+ */
+export const PDF_WORKER_TRUSTED_TYPES_POLICY = 'kbchat-pdf-worker';
+
+/**
  * Everything comes from this origin; no inline script or style, no eval, no plugins, no
- * framing. Trusted Types are required and only the Markdown renderer's policy exists, so no
- * other code can turn a string into markup (`innerHTML` and friends throw); everything else
- * the app shows is text nodes.
+ * framing. Trusted Types are required and only two policies exist: the Markdown renderer's,
+ * so no other code can turn a string into markup (`innerHTML` and friends throw), and the
+ * document viewer's, which knows one worker URL; everything else the app shows is text nodes.
+ * The viewer's PDF.js worker is a script of this origin (`worker-src` falls back to
+ * `script-src 'self'`); it decodes nothing with WebAssembly, so `wasm-unsafe-eval` stays out.
  */
 export const APP_CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -27,7 +35,7 @@ export const APP_CONTENT_SECURITY_POLICY = [
   "form-action 'self'",
   "frame-ancestors 'none'",
   "require-trusted-types-for 'script'",
-  `trusted-types ${APP_TRUSTED_TYPES_POLICY}`,
+  `trusted-types ${APP_TRUSTED_TYPES_POLICY} ${PDF_WORKER_TRUSTED_TYPES_POLICY}`,
 ].join('; ');
 
 /** Headers every response the gateway serves itself carries (not the modules' responses). */

@@ -35,15 +35,17 @@ export const chat = translations({
     sources: 'Sources',
     ocrBadge: 'OCR',
     ocrBadgeTitle: 'Text read by OCR from a scanned page: check it against the original.',
-    // Null similarity: the page was given whole (a chat limited to files that fit).
-    sourceMeta: (page: number, similarity: number | null) =>
-      similarity === null
-        ? `page ${formatInteger(page)}`
-        : `page ${formatInteger(page)} · similarity ${formatDecimal2(similarity)}`,
-    sourceSectionMeta: (section: string, similarity: number | null) =>
-      similarity === null
-        ? `section “${section}”`
-        : `section “${section}” · similarity ${formatDecimal2(similarity)}`,
+    sourcePage: (page: number) => `page ${formatInteger(page)}`,
+    sourceSection: (section: string) => `section “${section}”`,
+    openSource: (number: number, file: string, place: string) =>
+      `Source ${formatInteger(number)}: ${file}, ${place} (opens the document at the passage)`,
+    citationLabel: (number: number, file: string, place: string) =>
+      `Source ${formatInteger(number)}: ${file}, ${place}`,
+    alsoRetrieved: (count: number) => `Also retrieved, not cited (${formatInteger(count)})`,
+    details: 'Details: scores, passages and prompt',
+    detailsFile: 'Source',
+    detailsSimilarity: 'Similarity',
+    detailsPassage: 'Passage id',
     refusalClosest: (
       file: string,
       section: string | null,
@@ -103,14 +105,16 @@ export const chat = translations({
     sources: '出处',
     ocrBadge: 'OCR',
     ocrBadgeTitle: '该页文字由扫描件 OCR 识别，请与原件核对。',
-    sourceMeta: (page, similarity) =>
-      similarity === null
-        ? `第 ${formatInteger(page)} 页`
-        : `第 ${formatInteger(page)} 页 · 相似度 ${formatDecimal2(similarity)}`,
-    sourceSectionMeta: (section, similarity) =>
-      similarity === null
-        ? `章节“${section}”`
-        : `章节“${section}” · 相似度 ${formatDecimal2(similarity)}`,
+    sourcePage: (page) => `第 ${formatInteger(page)} 页`,
+    sourceSection: (section) => `章节“${section}”`,
+    openSource: (number, file, place) =>
+      `出处 ${formatInteger(number)}：${file}，${place}（在文档中打开该段落）`,
+    citationLabel: (number, file, place) => `出处 ${formatInteger(number)}：${file}，${place}`,
+    alsoRetrieved: (count) => `另检索到、未引用（${formatInteger(count)}）`,
+    details: '详细信息：相似度、段落与提示词',
+    detailsFile: '出处',
+    detailsSimilarity: '相似度',
+    detailsPassage: '段落编号',
     refusalClosest: (file, section, page, similarity, threshold) =>
       `最接近的段落在 ${file} ${section ? `章节“${section}”` : `第 ${formatInteger(page)} 页`}，相似度 ${formatDecimal2(similarity)}；回答需要至少 ${formatDecimal2(threshold)}。请换个说法，或请管理员调整阈值。`,
     refusalNothing: (threshold) =>

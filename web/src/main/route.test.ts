@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { documentLink, routeKey, routeOf } from './route';
+
+const FILE = '0b9f4c1e-7d2a-4e5b-9c3d-2a1b0c9d8e7f';
+
+describe('routeOf', () => {
+  it('reads a document deep link with its page and passage', () => {
+    expect(routeOf(`#/doc/${FILE}?page=30&chunk=1234`)).toEqual({
+      page: 'doc',
+      id: FILE,
+      at: 30,
+      chunk: 1234,
+    });
+    expect(routeOf(`#/doc/${FILE.toUpperCase()}`)).toEqual({ page: 'doc', id: FILE });
+  });
+
+  it('ignores a page or passage that is not a positive number', () => {
+    expect(routeOf(`#/doc/${FILE}?page=0&chunk=x1`)).toEqual({ page: 'doc', id: FILE });
+    expect(routeOf(`#/doc/${FILE}?page=-3`)).toEqual({ page: 'doc', id: FILE });
+  });
+
+  it('takes anything else for the chat', () => {
+    expect(routeOf('#/doc/not-a-file')).toEqual({ page: 'chat' });
+    expect(routeOf('#/users')).toEqual({ page: 'users' });
+  });
+});
+
+describe('documentLink', () => {
+  it('makes the deep link routeOf reads back', () => {
+    const link = documentLink(FILE, 3, 77);
+    expect(link).toBe(`#/doc/${FILE}?page=3&chunk=77`);
+    expect(routeOf(link)).toEqual({ page: 'doc', id: FILE, at: 3, chunk: 77 });
+    expect(documentLink(FILE, 3, null)).toBe(`#/doc/${FILE}?page=3`);
+  });
+
+  it('keeps one screen for the pages of one document', () => {
+    expect(routeKey(routeOf(documentLink(FILE, 1)))).toBe(routeKey(routeOf(documentLink(FILE, 2))));
+  });
+});
