@@ -1,10 +1,11 @@
-import { useLayoutEffect } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { now, type Localized } from '../i18n/bind';
 import { formatList } from '../i18n/format';
 import { messages } from '../i18n/messages';
 import { OfflineNote } from '../main/model-status';
 import { Markdown } from '../markdown/markdown';
 import { Feedback } from './feedback';
+import { addressCitations } from './citation-links';
 import { Sources } from './sources';
 import type { Turn as TurnModel, TurnNotice } from './turn-model';
 
@@ -21,7 +22,23 @@ export function Turn({ turn, announce }: TurnProps) {
   const echo = turn.echo.value;
   const mode = turn.mode.value;
   const feedback = turn.feedback.value;
+  const sources = turn.sources.value;
+  const bubble = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => turn.answerShown(), [answer]);
+  // The answer's citations open their sources in the document viewer once the sources are known.
+  useLayoutEffect(() => {
+    addressCitations(
+      bubble.current!,
+      sources,
+      mode === 'retrieval' ? 'numbers' : 'markers',
+      (n, s) =>
+        m.chat.citationLabel(
+          n,
+          s.file_name,
+          s.section ? m.chat.sourceSection(s.section) : m.chat.sourcePage(s.page),
+        ),
+    );
+  }, [answer, sources, mode, m]);
   return (
     <article class="turn" aria-busy={turn.ended.value ? 'false' : 'true'}>
       <div class="bubble question">
@@ -31,12 +48,8 @@ export function Turn({ turn, announce }: TurnProps) {
           <p class="question-scope">{m.chat.askedIn(formatList([...turn.fileNames]))}</p>
         )}
       </div>
-      <div class="bubble answer" data-state={turn.state.value}>
+      <div class="bubble answer" data-state={turn.state.value} ref={bubble}>
         <p class="speaker">{m.chat.answer}</p>
-        <details class="context" hidden={echo === undefined}>
-          <summary>{m.chat.context}</summary>
-          <pre class="context-text">{echo}</pre>
-        </details>
         <Markdown class="markdown" source={answer} />
         <Notice notice={turn.notice.value} />
         <OfflineNote />
@@ -49,7 +62,7 @@ export function Turn({ turn, announce }: TurnProps) {
             ? m.chat.modeFullText
             : mode === 'file_retrieval' && m.chat.modeFileRetrieval}
         </p>
-        <Sources sources={turn.sources.value} />
+        <Sources sources={sources} echo={echo} />
         {feedback && (
           <Feedback messageId={feedback.messageId} initial={feedback.initial} announce={announce} />
         )}
