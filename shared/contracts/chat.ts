@@ -98,6 +98,10 @@ export const ConversationMessage = z.object({
   usage: Usage.nullable(),
   feedback: Feedback.nullable(),
   created_at: z.string(),
+  /** Each sentence of a complete answer checked against its sources (null for turns before it was). */
+  support: z.array(SentenceSupport).nullable().optional(),
+  /** The model that answered (null for turns stored before it was recorded). */
+  model: z.string().nullable().optional(),
 });
 
 const Page = { page: z.number().int(), size: z.number().int(), total: z.number().int() };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChatRefusal, ChatSource, Usage } from './chat-sources';
+import { ChatRefusal, ChatSource, SentenceSupport, Usage } from './chat-sources';
 
 /**
  * The wire objects of OpenAI's Chat Completions protocol, as the chat module speaks it
@@ -68,6 +68,8 @@ export const KbchatRefusal = ChatRefusal.partial({
 const Extras = {
   /** Not OpenAI's: the passages the answer is grounded in (OpenAI clients ignore it). */
   sources: z.array(ChatSource),
+  /** Not OpenAI's: each sentence of the answer checked against its sources (with `sources`). */
+  support: z.array(SentenceSupport).optional(),
   /** Not OpenAI's: set when the answer is the service's refusal. */
   kbchat_refusal: KbchatRefusal.optional(),
 };
@@ -108,6 +110,7 @@ export const ChatCompletionChunk = z.object({
   ),
   usage: Usage.nullish(),
   sources: Extras.sources.optional(),
+  support: Extras.support,
   kbchat_refusal: Extras.kbchat_refusal,
 });
 

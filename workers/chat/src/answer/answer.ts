@@ -1,7 +1,7 @@
 import { AppError } from '#shared/errors/app-error';
 import type OpenAI from 'openai';
 import type { z } from 'zod';
-import type { ChatMessage, ChatMode, ChatSource } from '#shared/contracts/chat';
+import type { ChatMessage, ChatMode, ChatSource, SentenceSupport } from '#shared/contracts/chat';
 import type {
   ChatContext,
   knowledgeService,
@@ -10,7 +10,8 @@ import type {
 import type { Logger } from '#shared/log/logger';
 import { sseEvent, type RpcClientOf } from '#shared/service';
 import type { AnswerSettings } from '../config';
-import { citedPages } from './citations';
+import { citedNumbers, citedPages } from './citations';
+import { checkSupport } from './support';
 import { markupNeutraliser, neutraliseEcho } from './markup';
 import type { ChatErrorCode } from '#shared/errors/catalogue';
 import { languageOf, type Language } from './language';
@@ -32,6 +33,7 @@ export const REFUSAL_CANDIDATES = 3;
 
 type Message = z.output<typeof ChatMessage>;
 type Source = z.output<typeof ChatSource>;
+type Support = z.output<typeof SentenceSupport>;
 type Mode = z.output<typeof ChatMode>;
 type QueryResult = z.output<typeof QueryResultSchema>;
 type Context = z.output<typeof ChatContext>;
@@ -105,11 +107,13 @@ export function startRetrieval(
   return started;
 }
 
-/** The prompt to send, and how its sources are told once the answer is known. */
+/** The prompt to send, and how its sources (and their support) are told once the answer is known. */
 interface Prepared {
   mode: Mode;
   prompt: string;
   sources: (answer: string) => Source[];
+  /** Each sentence of the answer checked against the passages it cites (support.ts). */
+  support: (answer: string) => Support[];
 }
 
 class Refusal {
@@ -246,6 +250,13 @@ async function* answerIn(
   }
 
   const sources = prepared.sources(answerText);
+  let support: Support[] | undefined;
+  try {
+    support = prepared.support(answerText);
+  } catch (err) {
+    // A fault of the check never costs the user the answer: it is told without support.
+    log.error('support check failed', { error: String(err) });
+  }
   const told = usage && {
     prompt_tokens: usage.prompt_tokens,
     completion_tokens: usage.completion_tokens,
@@ -253,6 +264,7 @@ async function* answerIn(
   };
   if (outcome) {
     outcome.sources = sources;
+    outcome.support = support;
     outcome.usage = told;
     outcome.status = 'complete';
   }
@@ -262,6 +274,7 @@ async function* answerIn(
     mode: prepared.mode,
     language,
     ...(told ? { usage: told } : {}),
+    ...(support ? { support } : {}),
   });
 }
 
@@ -285,11 +298,22 @@ function prepareAll(
       explainRefusal(results, deps.settings.minSimilarity, requestId),
     );
   }
-  const sources = kept.map(sourceOf);
   return {
     mode: 'retrieval',
     prompt: buildPrompt(question, kept, language),
-    sources: () => sources,
+    // `[n]` is the n-th kept result: sources stay in that order, each told where it is first cited.
+    sources: (answer) => {
+      const order = citedNumbers(answer, kept.length);
+      return kept.map((result, i) => {
+        const at = order.indexOf(i);
+        return { ...sourceOf(result), citation: at < 0 ? null : at + 1 };
+      });
+    },
+    support: (answer) =>
+      checkSupport(
+        answer,
+        kept.map((result) => result.content),
+      ),
   };
 }
 
@@ -322,13 +346,16 @@ function prepareFiles(
     total_chars: context.total_chars,
   });
   const pages = context.pages;
+  const markers = pages.map(pageMarker);
   const collectionOf = new Map(context.files.map((file) => [file.id, file.collection]));
   return {
     mode,
     prompt: buildFilesPrompt(question, pages, language, context.mode === 'full'),
+    // The cited pages in the order of first citation (so each one's citation is its place), or
+    // every page given, none cited.
     sources: (answer) => {
-      const cited = citedPages(answer, pages.map(pageMarker));
-      return (cited.length > 0 ? cited.map((i) => pages[i]!) : pages).map((page) => ({
+      const cited = citedPages(answer, markers);
+      return (cited.length > 0 ? cited.map((i) => pages[i]!) : pages).map((page, i) => ({
         file_id: page.file_id,
         file_name: page.file_name,
         collection_id: collectionOf.get(page.file_id)?.id ?? '',
@@ -337,6 +364,20 @@ function prepareFiles(
         section: page.section,
         text_source: page.text_source,
         similarity: page.similarity,
+        chunk_id: page.chunk_id ?? null,
+        citation: cited.length > 0 ? i + 1 : null,
+      }));
+    },
+    // A sentence cites pages by marker; it is told by the cited pages' places among the sources.
+    support: (answer) => {
+      const cited = citedPages(answer, markers);
+      return checkSupport(
+        answer,
+        pages.map((page) => page.text),
+        markers,
+      ).map((sentence) => ({
+        ...sentence,
+        cited: sentence.cited.map((n) => cited.indexOf(n - 1) + 1).filter((n) => n > 0),
       }));
     },
   };
@@ -359,12 +400,14 @@ export function explainRefusal(
     request_id: requestId,
     best_similarity: nearest[0]?.similarity ?? null,
     threshold,
-    candidates: nearest.map(sourceOf),
+    // A refusal's candidates were never given to the model: none is cited.
+    candidates: nearest.map((result) => ({ ...sourceOf(result), citation: null })),
   };
 }
 
 /** What a source (or a refusal's candidate) tells of a retrieved chunk: where it is, not its text. */
 function sourceOf({
+  id,
   file_id,
   file_name,
   collection_id,
@@ -383,5 +426,6 @@ function sourceOf({
     section,
     text_source,
     similarity,
+    chunk_id: id,
   };
 }

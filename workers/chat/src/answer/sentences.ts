@@ -171,11 +171,12 @@ function splitBlock(block: string, markers?: readonly string[]): Part[] {
   return parts;
 }
 
-/** The sentence as read: Markdown emphasis, code ticks, links and HTML-ish tags removed. */
+/** The sentence as read: Markdown emphasis, code ticks, links and HTML tags removed. */
 function plain(text: string): string {
   return (
     text
       .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/<\/?[A-Za-z][^>]*>/g, '')
       .replace(/(\*\*|__|\*|`|~~)(?=\S)([^]*?\S)\1/g, '$2')
       .replace(/[*`]/g, '')
       .replace(/\s+/g, ' ')

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ChatMode, ChatRefusal, ChatSource } from '#shared/contracts/chat';
+import type { ChatMode, ChatRefusal, ChatSource, SentenceSupport } from '#shared/contracts/chat';
 import type { MessageStatus } from '../db/schema';
 import { REFUSAL_CODES, type ChatErrorCode } from '#shared/errors/catalogue';
 import type { Language } from './language';
@@ -18,6 +18,8 @@ export interface TurnOutcome {
   /** The model's text (not the stream's markup-neutralised copy), or the refusal/error text. */
   answer: string;
   sources: Source[];
+  /** Each sentence of a complete answer checked against its sources; undefined otherwise. */
+  support: z.output<typeof SentenceSupport>[] | undefined;
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | undefined;
   mode: z.output<typeof ChatMode> | undefined;
   language: Language;
@@ -31,6 +33,7 @@ export function startOutcome(language: Language): TurnOutcome {
     code: undefined,
     answer: '',
     sources: [],
+    support: undefined,
     usage: undefined,
     mode: undefined,
     language,

@@ -96,7 +96,7 @@ export const chat: Impl['Chat'] = async ({ body }, ctx) => {
         { model, chatModel: config.model.chatModel, settings: config.answer },
       );
     } finally {
-      ctx.waitUntil(saveTurn(ctx, conversation, scope, turn));
+      ctx.waitUntil(saveTurn(ctx, conversation, scope, turn, config.model.chatModel));
     }
   }
   return stream();
@@ -126,9 +126,16 @@ async function saveTurn(
     retrievalQuestion: string;
     outcome: TurnOutcome;
   },
+  chatModel: string,
 ): Promise<void> {
   const { batch, db } = chatDb(ctx);
-  const message = store.insertTurn(db, { ...turn, conversationId: conversation.id });
+  // A turn refused or failed before the model was asked names no model.
+  const asked = turn.outcome.mode !== undefined;
+  const message = store.insertTurn(db, {
+    ...turn,
+    conversationId: conversation.id,
+    model: asked ? chatModel : null,
+  });
   try {
     if (conversation.created) {
       await batch([

@@ -85,6 +85,7 @@ export const createChatCompletion: Impl['CreateChatCompletion'] = async ({ body 
       ],
       usage: piece.usage,
       sources: piece.sources,
+      ...(piece.support ? { support: piece.support } : {}),
       ...(piece.refusal ? { kbchat_refusal: piece.refusal } : {}),
     };
   }
@@ -114,6 +115,7 @@ async function* chunks(source: AsyncIterable<Piece>, head: Head, includeUsage: b
     }
     yield chunk({}, 'stop', {
       sources: piece.sources,
+      ...(piece.support ? { support: piece.support } : {}),
       ...(piece.refusal ? { kbchat_refusal: piece.refusal } : {}),
     });
     if (includeUsage) yield { ...chunk({}, null), choices: [], usage: piece.usage };

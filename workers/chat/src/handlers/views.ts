@@ -31,6 +31,8 @@ export function messageView(row: MessageRow): z.output<typeof ConversationMessag
     usage: (row.usage ?? null) as z.output<typeof ConversationMessage>['usage'],
     feedback: feedbackView(row),
     created_at: row.createdAt.toISOString(),
+    support: (row.support ?? null) as z.output<typeof ConversationMessage>['support'],
+    model: row.model,
   };
 }
 

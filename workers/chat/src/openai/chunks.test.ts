@@ -34,6 +34,8 @@ const source = (similarity: number, page: number) => ({
   section: null,
   text_source: 'text_layer',
   similarity,
+  chunk_id: page,
+  citation: null,
 });
 
 const retrieved = (results: ReturnType<typeof result>[] | Error): Retrieval => {
@@ -91,6 +93,8 @@ describe('pieces(): the answer text as streamed, then the end the outcome holds'
       {
         kind: 'end',
         sources: [source(0.9, 1)],
+        // Cites nothing: checked against every passage; it has no figures and no content words.
+        support: [{ sentence_index: 0, text: 'It is this', cited: [], supported: true }],
         usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
         refusal: undefined,
       },

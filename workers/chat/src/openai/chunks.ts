@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ChatSource, ChatMessage } from '#shared/contracts/chat';
+import type { ChatSource, ChatMessage, SentenceSupport } from '#shared/contracts/chat';
 import type { KbchatRefusal } from '#shared/contracts/openai';
 import { AppError } from '#shared/errors/app-error';
 import { openAiError, type OpenAiError } from '#shared/errors/openai-error';
@@ -15,6 +15,8 @@ export type Piece =
   | {
       kind: 'end';
       sources: Source[];
+      /** Each sentence checked against its sources: complete answers only. */
+      support: z.output<typeof SentenceSupport>[] | undefined;
       usage: Usage;
       refusal: z.output<typeof KbchatRefusal> | undefined;
     };
@@ -47,6 +49,7 @@ export async function* pieces(
       yield {
         kind: 'end',
         sources: outcome.sources,
+        support: outcome.support,
         usage: outcome.usage ?? NO_USAGE,
         refusal: undefined,
       };
@@ -56,6 +59,7 @@ export async function* pieces(
       yield {
         kind: 'end',
         sources: [],
+        support: undefined,
         usage: NO_USAGE,
         refusal: outcome.refusal ? { ...outcome.refusal, code } : { code, request_id: requestId },
       };

@@ -36,6 +36,8 @@ const messageColumns = {
   feedbackComment: messages.feedbackComment,
   feedbackAt: messages.feedbackAt,
   createdAt: messages.createdAt,
+  support: messages.support,
+  model: messages.model,
 };
 
 export const conversationPage = (db: Queries, page: number, size: number) =>
@@ -108,6 +110,8 @@ export const insertTurn = (
     retrievalQuestion: string;
     createdAt: Date;
     outcome: TurnOutcome;
+    /** The chat model asked (CHAT_MODEL); null when the turn never reached it. */
+    model: string | null;
   },
 ) =>
   db.insert(messages).values({
@@ -122,6 +126,8 @@ export const insertTurn = (
     usage: turn.outcome.usage ?? null,
     mode: turn.outcome.mode ?? null,
     language: turn.outcome.language,
+    support: turn.outcome.support ?? null,
+    model: turn.model,
     createdAt: turn.createdAt,
   });
 
