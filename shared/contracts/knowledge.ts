@@ -123,7 +123,8 @@ export const QueryResult = z.object({
 
 /** A rectangle on a page: [left, top, right, bottom] in PDF points, from the page's top-left
  * corner, y growing downwards (PDF.js's viewport at scale 1, the page's rotation applied). */
-export const PageRect = z.tuple([z.number(), z.number(), z.number(), z.number()]);
+// An array of four rather than a tuple: Workers RPC's types widen tuples to arrays.
+export const PageRect = z.array(z.number()).length(4);
 
 /** A passage where it stands in its document: what the document viewer highlights. */
 export const ChunkLocation = z.object({
