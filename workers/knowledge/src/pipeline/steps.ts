@@ -8,12 +8,16 @@ import { createModelClient } from '#shared/model/client';
 import { knowledgeConfig, type IngestSettings } from '../config';
 import * as schema from '../db/schema';
 import { EMBEDDING_COLUMN_DIMENSIONS, type FileFormat } from '../db/schema';
-import { chunkPages, type Chunk } from '../ingest/chunker';
+import { locatedChunkPages, type LocatedChunk } from '../ingest/chunker';
 import { detectFormat } from '../ingest/detect-format';
 import { DocumentError, documentErrorOf, unsupportedFormat } from '../ingest/document-error';
 import { embedTexts } from '../ingest/embed';
 import { normaliseForIndex } from '../ingest/normalise-for-index';
-import { hasExtractableText, pageTexts } from '../ingest/page-text';
+import {
+  hasExtractableText,
+  pageTextsWithLines,
+  type PageTextWithLines,
+} from '../ingest/page-text';
 import { PdfTextError } from '../ingest/pdf-failure';
 import { ocrPageLayout } from '../ingest/ocr-layout';
 import type { PageLayout, PageTextSource } from '../ingest/pdf-layout';
@@ -162,8 +166,11 @@ export function begin(ctx: StepContext, fileId: string, workflowId: string): Pro
       };
       // Pages for OCR keep the layouts until OCR has read them (the steps after these).
       if (rest.length === 0 && !(ocrOf(ctx) && pages.some(needsOcr))) {
-        const texts = pageTexts(pages);
-        const chunkPlan = planAtOnce(ctx, texts);
+        const texts = pageTextsWithLines(pages);
+        const chunkPlan = planAtOnce(
+          ctx,
+          texts.map((page) => page.text),
+        );
         await storePdfText(kdb, fileId, pages, texts, { ...progress, chunks: chunkPlan?.chunks });
         return { format: 'pdf', pages: pageCount, batches: [], textStored: true, chunkPlan };
       }
@@ -319,24 +326,27 @@ export function composePdfText(ctx: StepContext, fileId: string) {
       if (stored && stored.pages > 0) return { pages: stored.pages };
     }
     const layouts = rows.map((row) => row.layout as PageLayout);
-    await storePdfText(kdb, fileId, layouts, pageTexts(layouts), { pagesDone: layouts.length });
+    await storePdfText(kdb, fileId, layouts, pageTextsWithLines(layouts), {
+      pagesDone: layouts.length,
+    });
     return { pages: layouts.length };
   });
 }
 
 /**
- * Every page's text (`texts`: pageTexts of all the layouts) and where it came from, stored with
- * the progress; the layouts go. A document without any text fails: `ocr_no_text` when OCR read pages of it
+ * Every page's text (`texts`: pageTextsWithLines of all the layouts), where it came from and
+ * where its lines stand on the page (the document viewer's highlights), stored with the
+ * progress; the layouts go. A document without any text fails: `ocr_no_text` when OCR read pages of it
  * and found none either, `no_text` when OCR is off.
  */
 async function storePdfText(
   kdb: KnowledgeDb,
   fileId: string,
   layouts: readonly PageLayout[],
-  texts: readonly string[],
+  texts: readonly PageTextWithLines[],
   progress: Progress,
 ) {
-  if (!hasExtractableText(texts)) {
+  if (!hasExtractableText(texts.map((page) => page.text))) {
     throw new PdfTextError(
       layouts.some((l) => l.source?.kind === 'ocr') ? 'ocr_no_text' : 'no_text',
     );
@@ -345,12 +355,18 @@ async function storePdfText(
     ...storePages(
       kdb.db,
       fileId,
-      texts.map((text, i) => ({
-        page: i + 1,
-        text,
-        label: null,
-        source: pageSource(layouts[i]?.source),
-      })),
+      texts.map(({ text, lines }, i) => {
+        const layout = layouts[i];
+        // A page OCR refused has no size: nothing stands anywhere on it.
+        const sized = layout !== undefined && layout.width > 0 && layout.height > 0;
+        return {
+          page: i + 1,
+          text,
+          label: null,
+          source: pageSource(layout?.source),
+          ...(sized ? { width: layout.width, height: layout.height, lines } : {}),
+        };
+      }),
     ),
     clearLayouts(kdb.db, fileId),
     setProgress(kdb.db, fileId, { ...progress, ...sourceSummary(layouts) }),
@@ -392,7 +408,7 @@ async function chunksOf(
   kdb: KnowledgeDb,
   fileId: string,
   pages?: PageRange & { firstIndex: number },
-): Promise<Chunk[]> {
+): Promise<LocatedChunk[]> {
   const rows = await kdb.run(pagesOf(kdb.db, fileId, pages));
   const firstPage = pages?.first ?? 1;
   const texts: string[] = [];
@@ -411,9 +427,12 @@ function chunkTexts(
   texts: readonly string[],
   firstPage = 1,
   firstIndex = 0,
-): Chunk[] {
+): LocatedChunk[] {
   const ingest = settings(ctx);
-  const chunks = chunkPages(texts, { chunkSize: ingest.chunkSize, overlap: ingest.chunkOverlap });
+  const chunks = locatedChunkPages(texts, {
+    chunkSize: ingest.chunkSize,
+    overlap: ingest.chunkOverlap,
+  });
   return chunks.map((chunk) => ({
     ...chunk,
     page: chunk.page + firstPage - 1,
@@ -449,7 +468,7 @@ export interface ChunkPlan {
   batches: ChunkBatch[];
 }
 
-const planOf = (ctx: StepContext, chunks: readonly Chunk[]): ChunkPlan => ({
+const planOf = (ctx: StepContext, chunks: readonly LocatedChunk[]): ChunkPlan => ({
   chunks: chunks.length,
   batches: chunkBatches(chunks, settings(ctx).chunksPerStep),
 });
@@ -461,7 +480,7 @@ function planAtOnce(ctx: StepContext, texts: readonly string[]): ChunkPlan | und
   return length <= PLAN_AT_ONCE_CHARS ? planOf(ctx, chunkTexts(ctx, texts)) : undefined;
 }
 
-function chunkBatches(chunks: readonly Chunk[], perStep: number): ChunkBatch[] {
+function chunkBatches(chunks: readonly LocatedChunk[], perStep: number): ChunkBatch[] {
   const firstOnPage = new Map<number, number>();
   for (const chunk of chunks)
     if (!firstOnPage.has(chunk.page)) firstOnPage.set(chunk.page, chunk.index);

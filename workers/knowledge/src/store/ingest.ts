@@ -4,7 +4,14 @@ import type { PageLayout } from '../ingest/pdf-text';
 import type { PageTextSource } from '../ingest/pdf-layout';
 import { tsvectorText } from '../ingest/search-terms';
 import * as schema from '../db/schema';
-import { chunks, filePages, files, pageLayouts, type FileStatus } from '../db/schema';
+import {
+  chunks,
+  filePages,
+  files,
+  pageLayouts,
+  type FileStatus,
+  type PageLine,
+} from '../db/schema';
 import type { KnowledgeDb, Queries } from './files';
 
 /**
@@ -117,13 +124,28 @@ export interface StoredPage {
   label: string | null;
   /** PDF pages: where the text came from. */
   source?: PageTextSource;
+  /** PDF pages: the page's size in points and where its text's lines stand (file_pages.lines). */
+  width?: number;
+  height?: number;
+  lines?: PageLine[];
 }
 
 export function storePages(db: Queries, fileId: string, pages: readonly StoredPage[]) {
-  return groupsOf(pages, (page) => page.text.length * 3).map((group) =>
+  // A line is six numbers of JSON: about 50 bytes.
+  const size = (page: StoredPage) => page.text.length * 3 + (page.lines?.length ?? 0) * 50;
+  return groupsOf(pages, size).map((group) =>
     db
       .insert(filePages)
-      .values(group.map(({ source, ...page }) => ({ fileId, ...page, ...sourceColumns(source) })))
+      .values(
+        group.map(({ source, width, height, lines, ...page }) => ({
+          fileId,
+          ...page,
+          ...sourceColumns(source),
+          width: width ?? null,
+          height: height ?? null,
+          lines: lines ?? null,
+        })),
+      )
       .onConflictDoUpdate({
         target: [filePages.fileId, filePages.page],
         set: {
@@ -132,6 +154,9 @@ export function storePages(db: Queries, fileId: string, pages: readonly StoredPa
           source: sql`excluded.source`,
           repairs: sql`excluded.repairs`,
           ocrConfidence: sql`excluded.ocr_confidence`,
+          width: sql`excluded.width`,
+          height: sql`excluded.height`,
+          lines: sql`excluded.lines`,
         },
       }),
   );
@@ -167,6 +192,9 @@ export interface NewChunk {
   index: number;
   page: number;
   content: string;
+  /** Where the chunk stands in its page's text (chunks.char_start, char_end). */
+  charStart?: number;
+  charEnd?: number;
   embedding: number[];
 }
 
