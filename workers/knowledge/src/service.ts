@@ -19,6 +19,7 @@ import {
 import { download, list, move, progress, remove, retry, status } from './handlers/files';
 import { query } from './handlers/query';
 import { upload } from './handlers/upload';
+import { getChunk, getPage } from './handlers/viewer';
 import { KNOWLEDGE_MODULE } from './module';
 import { checkReader } from './pipeline/read-document';
 import { reviveSoon } from './pipeline/watchdog';
@@ -42,6 +43,8 @@ export const knowledgeImpl: ServiceImpl<typeof knowledgeService, KnowledgeEnv, P
   GetList: list,
   GetQuery: query,
   GetContext: chatContext,
+  GetChunk: getChunk,
+  GetPage: getPage,
   DeleteFile: remove,
   GetDownload: download,
   PostFileMove: move,
