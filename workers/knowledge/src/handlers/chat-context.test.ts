@@ -51,4 +51,13 @@ describe('pagesWithin', () => {
     expect(pagesWithin([chunk(1, 0.9, han)], 10)).toHaveLength(1);
     expect(pagesWithin([chunk(1, 0.9, han, '𠀀'.repeat(11))], 9)).toEqual([]);
   });
+
+  it('names each page’s most similar chunk, the passage a citation opens', () => {
+    const best = chunk(3, 0.9, 'c'.repeat(30));
+    const pages = pagesWithin([best, chunk(3, 0.5, 'c'.repeat(30)), chunk(4, 0.4, 'd')], 100);
+    expect(pages.map((p) => [p.page, p.chunk_id])).toEqual([
+      [3, best.id],
+      [4, best.id + 2],
+    ]);
+  });
 });

@@ -33,6 +33,7 @@ export async function chatContext(
         ...p,
         file_name: names.get(p.file_id) ?? '',
         similarity: null,
+        chunk_id: null,
         excerpt: false,
       })),
     };
@@ -53,7 +54,7 @@ export async function chatContext(
 }
 
 /**
- * Pages by their best chunk's similarity, each whole while it fits what is left of the budget.
+ * Pages by their best chunk's similarity (whose id they carry), each whole while it fits what is left of the budget.
  * A page too long for that is given as its retrieved chunks (each whole) when they fit, and
  * marked `excerpt`; nothing is ever cut mid-page without saying so.
  */
@@ -76,6 +77,8 @@ export function pagesWithin(matches: readonly ChunkOnPage[], maxChars: number): 
       section: best.section,
       text_source: best.text_source,
       similarity: best.similarity,
+      // The passage a citation of this page opens in the document viewer.
+      chunk_id: best.id,
     };
     const whole = [...best.page_text].length;
     if (whole <= left) {
