@@ -5,6 +5,7 @@ import {
   fileDownloadResponse,
   filenameFromDisposition,
   isFileDownloadSpec,
+  parseByteRange,
 } from './file-download';
 
 describe('contentDisposition', () => {
@@ -64,6 +65,66 @@ describe('fileDownloadResponse', () => {
       'x-content-type-options': 'nosniff',
     });
     expect(await response.text()).toBe('hello');
+  });
+});
+
+describe('parseByteRange', () => {
+  it.each([
+    ['bytes=0-99', { start: 0, end: 99 }],
+    ['bytes=100-', { start: 100, end: 999 }],
+    ['bytes=900-5000', { start: 900, end: 999 }],
+    ['bytes=-100', { start: 900, end: 999 }],
+    ['bytes=-5000', { start: 0, end: 999 }],
+    [' Bytes = 10 - 19 ', { start: 10, end: 19 }],
+    ['bytes=1000-', 'unsatisfiable'],
+    ['bytes=5000-6000', 'unsatisfiable'],
+    ['bytes=-0', 'unsatisfiable'],
+    // Answered whole: none, another unit, malformed, backwards, several ranges.
+    [undefined, undefined],
+    ['', undefined],
+    ['items=0-1', undefined],
+    ['bytes=a-b', undefined],
+    ['bytes=-', undefined],
+    ['bytes=20-10', undefined],
+    ['bytes=0-1,5-6', undefined],
+  ])('%j of 1000 bytes → %j', (header, expected) => {
+    expect(parseByteRange(header, 1000)).toEqual(expected);
+  });
+
+  it('finds no byte of an empty file', () => {
+    expect(parseByteRange('bytes=0-', 0)).toBe('unsatisfiable');
+    expect(parseByteRange('bytes=-1', 0)).toBe('unsatisfiable');
+  });
+});
+
+describe('fileDownloadResponse with ranges', () => {
+  const file = { contentType: 'application/pdf', filename: 'a.pdf', acceptRanges: true };
+
+  it('says that ranges are accepted on a whole answer', () => {
+    const response = fileDownloadResponse({ ...file, body: 'hello', size: 5 });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('accept-ranges')).toBe('bytes');
+    expect(response.headers.get('content-range')).toBeNull();
+  });
+
+  it('answers a part with 206, its place and its length', async () => {
+    const response = fileDownloadResponse({
+      ...file,
+      body: 'll',
+      size: 2,
+      range: { start: 2, end: 3, total: 5 },
+    });
+    expect(response.status).toBe(206);
+    expect(response.headers.get('content-range')).toBe('bytes 2-3/5');
+    expect(response.headers.get('content-length')).toBe('2');
+    expect(await response.text()).toBe('ll');
+  });
+
+  it('answers a range outside the file with 416 and the file’s length', async () => {
+    const response = fileDownloadResponse({ ...file, body: '', unsatisfiable: { total: 5 } });
+    expect(response.status).toBe(416);
+    expect(response.headers.get('content-range')).toBe('bytes */5');
+    expect(await response.text()).toBe('');
   });
 });
 

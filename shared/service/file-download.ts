@@ -34,6 +34,58 @@ export interface FileDownload {
   size?: number;
   /** `attachment` (default) saves the file; `inline` lets the browser show it. */
   disposition?: 'attachment' | 'inline';
+  /**
+   * The method answers Range requests (see {@link parseByteRange}): full answers say
+   * `Accept-Ranges: bytes`, so a client such as PDF.js knows it may fetch parts of the file.
+   */
+  acceptRanges?: boolean;
+  /**
+   * `body` is only this part of the file, offsets in bytes, `end` inclusive: a 206 answer with
+   * Content-Range. `size` is then the part's length.
+   */
+  range?: { start: number; end: number; total: number };
+  /** The range asked for lies outside the file (of `total` bytes): a 416 answer, no body. */
+  unsatisfiable?: { total: number };
+}
+
+/** A byte range of a file: offsets, `end` inclusive. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * A Range header (RFC 9110 §14) against a file of `total` bytes: the one range it asks for,
+ * `unsatisfiable` when that range lies outside the file, or undefined when the whole file is
+ * the answer: no header, another unit, a malformed header (which RFC 9110 says to ignore) or
+ * several ranges (allowed to be answered whole; no client here needs multipart answers).
+ */
+export function parseByteRange(
+  header: string | null | undefined,
+  total: number,
+): ByteRange | 'unsatisfiable' | undefined {
+  if (!header) return undefined;
+  const match = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
+  if (!match) return undefined;
+  const [, first = '', last = ''] = match;
+  if (first === '' && last === '') return undefined;
+  if (first === '') {
+    // A suffix: the last `last` bytes.
+    const length = Number(last);
+    if (length === 0 || total === 0) return 'unsatisfiable';
+    return { start: Math.max(0, total - length), end: total - 1 };
+  }
+  const start = Number(first);
+  // A last position before the first is malformed; one past the file's end means its end.
+  if (last !== '' && Number(last) < start) return undefined;
+  if (start >= total) return 'unsatisfiable';
+  return { start, end: last === '' ? total - 1 : Math.min(Number(last), total - 1) };
+}
+
+/** The status of a download answer: 200, 206 for a part, 416 for a range outside the file. */
+export function fileDownloadStatus(file: FileDownload): 200 | 206 | 416 {
+  if (file.unsatisfiable) return 416;
+  return file.range ? 206 : 200;
 }
 
 /** What the client gets back from a file-download method. */
@@ -94,15 +146,31 @@ export function filenameFromDisposition(header: string | null): string | undefin
 
 /** The headers of a download answer. */
 export function fileDownloadHeaders(file: FileDownload): Record<string, string> {
+  const ranges = file.acceptRanges || file.range || file.unsatisfiable;
+  if (file.unsatisfiable) {
+    return {
+      'Content-Range': `bytes */${file.unsatisfiable.total}`,
+      'Accept-Ranges': 'bytes',
+      'X-Content-Type-Options': 'nosniff',
+    };
+  }
   return {
     'Content-Type': file.contentType,
     'Content-Disposition': contentDisposition(file.filename, file.disposition),
     'X-Content-Type-Options': 'nosniff',
+    ...(ranges ? { 'Accept-Ranges': 'bytes' } : {}),
+    ...(file.range
+      ? { 'Content-Range': `bytes ${file.range.start}-${file.range.end}/${file.range.total}` }
+      : {}),
     ...(file.size !== undefined ? { 'Content-Length': String(file.size) } : {}),
   };
 }
 
 /** A complete download response, for handlers outside mountService. */
 export function fileDownloadResponse(file: FileDownload): Response {
-  return new Response(file.body, { status: 200, headers: fileDownloadHeaders(file) });
+  const status = fileDownloadStatus(file);
+  return new Response(status === 416 ? null : file.body, {
+    status,
+    headers: fileDownloadHeaders(file),
+  });
 }

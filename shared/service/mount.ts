@@ -10,7 +10,7 @@ import { API_REFERENCE_CSP, renderApiReferencePage } from './api-reference-page'
 import { DOCS_ROUTE, GUEST_ANNOTATIONS, OPENAPI_ROUTE } from './define';
 
 const GUEST = 'guest';
-import { fileDownloadHeaders, type FileDownload } from './file-download';
+import { fileDownloadHeaders, fileDownloadStatus, type FileDownload } from './file-download';
 import { openApiDocument } from './openapi';
 import { readParams } from './read-request';
 import { SSE_HEADERS, sseEvent, sseStream } from './sse';
@@ -219,8 +219,10 @@ function handle<E extends Env, Principal>(
         return c.body(null, 204);
       case 'file': {
         const file = result as FileDownload;
+        const status = fileDownloadStatus(file);
+        if (status === 416) return c.body(null, 416, fileDownloadHeaders(file));
         // Any BodyInit works at run time; Hono's type only lists a narrower set.
-        return c.body(file.body as ReadableStream, 200, fileDownloadHeaders(file));
+        return c.body(file.body as ReadableStream, status, fileDownloadHeaders(file));
       }
       case 'stream': {
         const { output, end } = route.response;

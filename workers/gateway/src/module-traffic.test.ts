@@ -25,3 +25,34 @@ describe('a module that cannot answer', () => {
     expect(body).not.toMatch(/boom|file:|internal\.js|Error/);
   });
 });
+
+describe('a range request', () => {
+  it('reaches the module with its Range header, and its 206 comes back as the module sent it', async () => {
+    let seen: string | null = null;
+    const knowledge = {
+      fetch: async (request: Request) => {
+        seen = request.headers.get('Range');
+        return new Response('PDF-', {
+          status: 206,
+          headers: {
+            'Content-Range': 'bytes 1-4/1000',
+            'Accept-Ranges': 'bytes',
+            'Content-Length': '4',
+          },
+        });
+      },
+    };
+    const res = await gateway.fetch(
+      new Request('http://kb.example/moduleknowledge/download?id=x', {
+        headers: { Range: 'bytes=1-4' },
+      }),
+      { KNOWLEDGE: knowledge } as unknown as GatewayEnv,
+    );
+    expect(seen).toBe('bytes=1-4');
+    expect(res.status).toBe(206);
+    expect(res.headers.get('Content-Range')).toBe('bytes 1-4/1000');
+    expect(res.headers.get('Accept-Ranges')).toBe('bytes');
+    expect(res.headers.get('Content-Length')).toBe('4');
+    expect(await res.text()).toBe('PDF-');
+  });
+});

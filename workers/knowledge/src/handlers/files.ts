@@ -15,6 +15,7 @@ import {
   type CallerFile,
 } from '../store/files';
 import { getOriginal } from '../store/originals';
+import { parseByteRange, type FileDownload } from '#shared/service/file-download';
 import { removeFile } from './remove-file';
 import { fileView, progressView } from './views';
 
@@ -74,19 +75,28 @@ export async function remove(
   ctx.log.info('file deleted', { file_id: id, status: file.status });
 }
 
+/**
+ * The original. A Range request (one range) gets those bytes only, read as such from R2: the
+ * document viewer's PDF.js fetches the pages it shows of a long PDF, not the whole file.
+ */
 export async function download(
   { id, collection_id }: { id: string; collection_id?: string },
   ctx: KnowledgeCall,
-) {
+): Promise<FileDownload> {
   const { file: row } = await fileFor(ctx, id, { collection: collection_id });
-  const original = await getOriginal(ctx.env.FILES, id);
+  const file = { contentType: row.contentType, filename: row.name, acceptRanges: true };
+  // The row's size is the stored original's: both are the uploaded bytes' length.
+  const range = parseByteRange(ctx.http?.req.header('range'), row.size);
+  if (range === 'unsatisfiable') {
+    return { ...file, body: '', unsatisfiable: { total: row.size } };
+  }
+  const original = await getOriginal(ctx.env.FILES, id, range);
   if (!original) throw notFound('file');
-  return {
-    body: original.body,
-    contentType: row.contentType,
-    filename: row.name,
-    size: original.size,
-  };
+  if (range) {
+    const length = range.end - range.start + 1;
+    return { ...file, body: original.body, size: length, range: { ...range, total: row.size } };
+  }
+  return { ...file, body: original.body, size: original.size };
 }
 
 export async function status({ id }: { id: string }, ctx: KnowledgeCall) {

@@ -16,6 +16,9 @@ export async function deleteOriginal(bucket: R2Bucket, id: string) {
   await bucket.delete(id);
 }
 
-export function getOriginal(bucket: R2Bucket, id: string) {
-  return bucket.get(id);
+/** The original, or only `range` of its bytes (`end` inclusive). */
+export function getOriginal(bucket: R2Bucket, id: string, range?: { start: number; end: number }) {
+  return range
+    ? bucket.get(id, { range: { offset: range.start, length: range.end - range.start + 1 } })
+    : bucket.get(id);
 }
