@@ -9,7 +9,7 @@ import type {
 } from '../api/services';
 import { t, type Localized } from '../i18n/bind';
 import { codedText } from '../i18n/failure';
-import { asStreamed } from './stored-answer';
+import { asStreamed, storedSupport, type SentenceSupport } from './stored-answer';
 
 export type TurnState =
   'waiting' | 'streaming' | 'done' | 'refused' | 'failed' | 'stopped' | 'incomplete';
@@ -53,6 +53,8 @@ export function createTurn(prompt: string, fileNames: readonly string[], hooks: 
   const notice = signal<TurnNotice | undefined>(undefined);
   const mode = signal<ChatDone['mode'] | null>(null);
   const sources = signal<readonly ChatSource[]>([]);
+  /** Each sentence of the answer checked against its sources (told with `done`). */
+  const support = signal<readonly SentenceSupport[] | null>(null);
   const ended = signal(false);
   /** Feedback is asked for once the turn has ended and is known to the service. */
   const feedback = signal<{ messageId: string; initial: Feedback | null } | undefined>(undefined);
@@ -97,6 +99,7 @@ export function createTurn(prompt: string, fileNames: readonly string[], hooks: 
     notice,
     mode,
     sources,
+    support,
     ended,
     feedback,
 
@@ -140,6 +143,7 @@ export function createTurn(prompt: string, fileNames: readonly string[], hooks: 
     /** The stream's end: how the answer was made (the whole text of chosen files, or retrieval). */
     done(done: ChatDone): void {
       mode.value = done.mode;
+      support.value = done.support ?? null;
     },
 
     /** The stored turn this answer is (the stream's `conversation` event): feedback names it. */
@@ -218,6 +222,7 @@ export function createTurn(prompt: string, fileNames: readonly string[], hooks: 
         received = asStreamed(message.answer);
         sources.value = message.sources;
         mode.value = message.mode;
+        support.value = storedSupport(message);
         if (message.status === 'incomplete') {
           setState('incomplete');
           showNotice(

@@ -7,6 +7,7 @@ import { Markdown } from '../markdown/markdown';
 import { Feedback } from './feedback';
 import { addressCitations } from './citation-links';
 import { Sources } from './sources';
+import { SupportNote } from './support-note';
 import type { Turn as TurnModel, TurnNotice } from './turn-model';
 
 export interface TurnProps {
@@ -52,6 +53,7 @@ export function Turn({ turn, announce }: TurnProps) {
         <p class="speaker">{m.chat.answer}</p>
         <Markdown class="markdown" source={answer} />
         <Notice notice={turn.notice.value} />
+        <SupportNote support={turn.support.value} />
         <OfflineNote />
         <p class="answer-status" hidden={status === undefined}>
           {status && now(status)}

@@ -8,6 +8,7 @@ import { files } from './catalogue/files';
 import { login } from './catalogue/login';
 import { pager } from './catalogue/pager';
 import { record } from './catalogue/record';
+import { support } from './catalogue/support';
 import { users } from './catalogue/users';
 import { viewer } from './catalogue/viewer';
 import type { Language } from '#shared/i18n/language';
@@ -28,6 +29,7 @@ const catalogue = {
   login,
   pager,
   record,
+  support,
   users,
   viewer,
 };
