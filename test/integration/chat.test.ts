@@ -191,6 +191,9 @@ describe('answering from the knowledge base', () => {
           section: null,
           text_source: 'text_layer',
           similarity: null,
+          // A whole page given (full_text) is its own source; the answer cites nothing.
+          chunk_id: null,
+          citation: null,
         },
       ],
     });
@@ -282,6 +285,8 @@ describe('a refusal says why', () => {
               section: null,
               text_source: 'text_layer',
               similarity: expect.closeTo(0.47, 5),
+              chunk_id: expect.any(Number),
+              citation: null,
             },
           ]),
         },
@@ -545,6 +550,8 @@ describe('a chat limited to files (issue 13 §1)', () => {
       section: null,
       text_source: 'text_layer',
       similarity: null,
+      chunk_id: null,
+      citation: 1,
     });
   });
 
