@@ -22,6 +22,7 @@ interface FileInfo {
   error?: { code: string; message: string };
 }
 interface Match {
+  id: number;
   file_id: string;
   page: number;
   content: string;
@@ -81,6 +82,22 @@ describe('a scanned PDF', () => {
     const phrase = second.replace(/\s+/g, '').slice(20, 34);
     const [best] = await query(phrase, id);
     expect(best).toMatchObject({ file_id: id, page: 2, text_source: 'ocr' });
+  });
+
+  it('has passages that stand where OCR read their lines', async () => {
+    const second = scans['policy-scan-2'].expected[1]!;
+    const [best] = await query(second.replace(/\s+/g, '').slice(20, 34), id);
+    const res = await call(`/moduleknowledge/chunk?id=${best!.id}`, { token });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const { data } = await res.json<{
+      data: { text_source: string; rects: number[][]; page_width: number; page_height: number };
+    }>();
+    expect(data.text_source).toBe('ocr');
+    expect(data.rects.length).toBeGreaterThan(0);
+    for (const [left, top, right, bottom] of data.rects) {
+      expect(0 <= left! && left! < right! && right! <= data.page_width).toBe(true);
+      expect(0 <= top! && top! < bottom! && bottom! <= data.page_height).toBe(true);
+    }
   });
 
   it('answers a question from it, citing the page', async () => {
