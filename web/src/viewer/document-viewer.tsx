@@ -1,5 +1,5 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist';
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ChunkLocation, FilePage } from '../api/services';
 import { failureOf } from '../api/services';
 import { DownloadLink } from '../components/download-link';
@@ -103,6 +103,11 @@ export function DocumentViewer({ route, onClose }: DocumentViewerProps) {
   const chunk = shown.status === 'shown' ? shown.chunk : undefined;
   const here = chunk !== undefined && page !== undefined && chunk.page === page.page;
   const paged = page?.format === 'pdf';
+  // One array per passage shown: the page is drawn again only when it changes.
+  const boxes = useMemo(
+    () => (here ? chunk.rects.map(([l = 0, t = 0, r = 0, b = 0]): Box => [l, t, r, b]) : NO_BOXES),
+    [here, chunk],
+  );
 
   return (
     <dialog
@@ -125,7 +130,12 @@ export function DocumentViewer({ route, onClose }: DocumentViewerProps) {
                 : m.viewer.sectionOf(page.page, page.pages)
             }
           >
-            <button type="button" disabled={page.page <= 1} onClick={() => go(page.page - 1)}>
+            <button
+              type="button"
+              class="button small"
+              disabled={page.page <= 1}
+              onClick={() => go(page.page - 1)}
+            >
               {m.viewer.previousPage}
             </button>
             <span aria-live="polite">
@@ -135,6 +145,7 @@ export function DocumentViewer({ route, onClose }: DocumentViewerProps) {
             </span>
             <button
               type="button"
+              class="button small"
               disabled={page.page >= page.pages}
               onClick={() => go(page.page + 1)}
             >
@@ -148,12 +159,17 @@ export function DocumentViewer({ route, onClose }: DocumentViewerProps) {
               {m.viewer.download}
             </DownloadLink>
           )}
-          <button type="button" class="viewer-close" onClick={() => dialog.current?.close()}>
+          <button
+            type="button"
+            class="button small viewer-close"
+            onClick={() => dialog.current?.close()}
+          >
             {m.viewer.close}
           </button>
         </div>
       </header>
-      <div class="viewer-body">
+      {/* Scrolls: the keyboard scrolls it too (arrows, Page Down) once it has the focus. */}
+      <div class="viewer-body" tabIndex={0} role="region" aria-labelledby={titleId}>
         {shown.status === 'loading' && <p class="viewer-status">{m.viewer.loading}</p>}
         {shown.status === 'missing' && (
           <p class="viewer-status" role="alert">
@@ -165,7 +181,9 @@ export function DocumentViewer({ route, onClose }: DocumentViewerProps) {
             {m.viewer.failed}
           </p>
         )}
-        {page && chunk && (
+        {/* On a drawn page the passage is also told as text (for screen readers, and to read
+            it where the canvas is small); a section's text is its own telling. */}
+        {page && chunk && (paged || !here) && (
           <Passage chunk={chunk} page={page} here={here} onGo={() => go(chunk.page)} />
         )}
         {page && page.text_source === 'ocr' && <p class="viewer-note">{m.viewer.ocrPage}</p>}
@@ -174,7 +192,7 @@ export function DocumentViewer({ route, onClose }: DocumentViewerProps) {
             key={page.page}
             doc={pdf}
             number={page.page}
-            rects={here ? (chunk.rects as Box[]) : NO_BOXES}
+            rects={boxes}
             scanned={page.text_source === 'ocr'}
             onShown={shownMarks}
             onFailed={() => setShown({ status: 'failed' })}
@@ -218,7 +236,8 @@ function Passage({
   return (
     <section class="viewer-passage" aria-labelledby={id}>
       <h3 id={id}>{m.viewer.passage}</h3>
-      <blockquote>{chunk.text}</blockquote>
+      {/* A long passage scrolls inside its box, by keyboard too. */}
+      <blockquote tabIndex={0}>{chunk.text}</blockquote>
       {here ? (
         <p>{placed || page.format !== 'pdf' ? m.viewer.passageHere : m.viewer.passageUnplaced}</p>
       ) : (
