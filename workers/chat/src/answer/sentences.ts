@@ -176,7 +176,7 @@ function plain(text: string): string {
   return (
     text
       .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<\/?[A-Za-z][^>]*>/g, '')
+      .replace(/<\/?[A-Za-z][^>]*>/g, '')
       .replace(/(\*\*|__|\*|`|~~)(?=\S)([^]*?\S)\1/g, '$2')
       .replace(/[*`]/g, '')
       .replace(/\s+/g, ' ')
