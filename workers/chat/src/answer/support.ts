@@ -1,8 +1,18 @@
-import type { z } from 'zod';
-import type { SentenceSupport } from '#shared/contracts/chat';
 import { splitSentences } from './sentences.ts';
 
-type Support = z.output<typeof SentenceSupport>;
+/**
+ * One sentence checked: the contract's SentenceSupport (shared/contracts/chat-sources.ts),
+ * spelled out here because `npm run eval`'s Node scripts load this file, and the contracts
+ * are written for the bundler; answer.ts hands it on as the contract's type, which the
+ * compiler checks.
+ */
+export interface Support {
+  sentence_index: number;
+  text: string;
+  cited: number[];
+  supported: boolean;
+  missing?: string[];
+}
 
 /**
  * The share of a sentence's terms (CJK character bigrams, Latin word stems; figures are
