@@ -12,7 +12,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type * as PdfJs from 'pdfjs-dist';
-import { chromium, type Page, type Response } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { makeManyPagesPdf } from '../dev/fixtures/pdf-builder.ts';
 import { launchDev } from '../dev/stack/launch-dev.ts';
 import { stats } from './stats.ts';
@@ -124,36 +124,35 @@ async function passageOn(base: string, token: string, fileId: string, text: stri
   return hit;
 }
 
-/** Opens the link from the chat (as a citation's click does) until the passage is marked. */
+/**
+ * Opens the link from the chat (as a citation's click does) until the passage is marked; the
+ * bytes are the bodies of the original's responses as the browser's resource timing counts them.
+ */
 async function open(page: Page, link: string): Promise<{ ms: number; bytes: number }> {
-  let bytes = 0;
-  const pending: Promise<unknown>[] = [];
-  const count = (response: Response) => {
-    if (response.url().includes('/moduleknowledge/download'))
-      pending.push(
-        response.body().then(
-          (body) => (bytes += body.length),
-          () => 0,
-        ),
-      );
-  };
-  page.on('response', count);
-  const ms = await page.evaluate(async (to) => {
+  const opened = await page.evaluate(async (to) => {
+    performance.setResourceTimingBufferSize(100_000);
     performance.clearMarks('kbchat:passage-shown');
     const started = performance.now();
     location.hash = to;
     for (;;) {
       const [mark] = performance.getEntriesByName('kbchat:passage-shown');
-      if (mark) return mark.startTime - started;
+      if (mark) {
+        const bytes = performance
+          .getEntriesByType('resource')
+          .filter(
+            (entry) =>
+              entry.startTime >= started && entry.name.includes('/moduleknowledge/download'),
+          )
+          .reduce((sum, entry) => sum + (entry as PerformanceResourceTiming).encodedBodySize, 0);
+        return { ms: mark.startTime - started, bytes };
+      }
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   }, link);
-  page.off('response', count);
-  await Promise.all(pending);
   if ((await page.locator('dialog mark.passage').count()) === 0) throw new Error('nothing marked');
   await page.keyboard.press('Escape');
   await page.locator('dialog.viewer').waitFor({ state: 'detached' });
-  return { ms, bytes };
+  return opened;
 }
 
 /** The same PDF.js, in the same page, drawing the page and its text layer from memory. */

@@ -4,6 +4,8 @@ import { now } from '../i18n/bind';
 import { formatDecimal2 } from '../i18n/format';
 import { messages, type Messages } from '../i18n/messages';
 import { documentLink } from '../main/route';
+import { useEffect } from 'preact/hooks';
+import { preparePdfViewer } from '../viewer/pdf-engine';
 import { orderSources, type NumberedSource } from './source-order';
 
 /** Where a source was found: its page, or its section's headings (formats without pages). */
@@ -24,6 +26,10 @@ export interface SourcesProps {
 export function Sources({ sources, echo }: SourcesProps) {
   const m = messages();
   const { cited, others } = orderSources(sources);
+  const citesPdf = sources.some(isPdf);
+  useEffect(() => {
+    if (citesPdf) preparePdfViewer();
+  }, [citesPdf]);
   return (
     <section class="sources" hidden={sources.length === 0 && echo === undefined}>
       {cited.length > 0 && (
@@ -74,6 +80,10 @@ export function Sources({ sources, echo }: SourcesProps) {
     </section>
   );
 }
+
+/** A source in a PDF: its pages have a text source, or its name says so. */
+const isPdf = (source: ChatSource) =>
+  (source.text_source != null && !source.section) || /\.pdf$/i.test(source.file_name);
 
 function SourceList({ rows }: { rows: NumberedSource[] }) {
   const m = messages();

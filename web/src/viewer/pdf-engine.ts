@@ -7,8 +7,8 @@
  * - nothing is compiled at run time: no WebAssembly decoders (`useWasm: false`: PDF.js's
  *   JavaScript ones), no separate rendering worker; the main thread fetches the CJK CMaps and
  *   standard fonts (`useWorkerFetch: false`), as the worker's own CSP lets it fetch nothing;
- * - the file is read by range requests (`disableAutoFetch`, `disableStream`): opening page 30
- *   of a long PDF fetches its cross-reference table, that page's objects and fonts, not the file.
+ * - the file is read by range requests (see openPdf): opening page 30 of a long PDF fetches its
+ *   cross-reference table, that page's objects and fonts, not the file.
  */
 import type * as PdfJsModule from 'pdfjs-dist';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
@@ -52,18 +52,24 @@ export interface OpenPdf {
   close(): Promise<void>;
 }
 
-/** A stored PDF, opened for reading page by page. */
-export async function openPdf(source: {
+/** Where the stored file is, and the headers every request sends (the token). */
+export interface PdfSource {
   url: string;
   headers: Record<string, string>;
-}): Promise<OpenPdf> {
+}
+
+/**
+ * A stored PDF, opened for reading page by page. The first request asks for the file's first
+ * chunk by range, which also tells its length (Content-Range); PDF.js then asks for exactly the
+ * ranges it needs (the cross-reference table at the end, one page's objects and fonts) through
+ * a range transport. Left to itself, PDF.js would first request the whole file and cancel once
+ * it saw that ranges work: by then a few hundred kilobytes have come over the wire. A service
+ * that answers the first request whole (no ranges) gets its file read from memory.
+ */
+export async function openPdf(source: PdfSource): Promise<OpenPdf> {
   const loaded = await pdfjs();
-  const task = loaded.getDocument({
-    url: source.url,
-    httpHeaders: source.headers,
-    rangeChunkSize: RANGE_CHUNK,
-    disableAutoFetch: true,
-    disableStream: true,
+  const first = await fetchRange(source, 0, RANGE_CHUNK);
+  const options = {
     cMapUrl: `${PDF_ASSETS}cmaps/`,
     cMapPacked: true,
     standardFontDataUrl: `${PDF_ASSETS}standard_fonts/`,
@@ -71,13 +77,65 @@ export async function openPdf(source: {
     useWasm: false,
     disableWorkerRendering: true,
     enableXfa: false,
-  });
+  };
+  let task: ReturnType<PdfJs['getDocument']>;
+  const length = first.status === 206 ? totalLength(first.headers.get('Content-Range')) : undefined;
+  if (length !== undefined) {
+    const transport = new loaded.PDFDataRangeTransport(
+      length,
+      new Uint8Array(await first.arrayBuffer()),
+    );
+    transport.requestDataRange = (begin: number, end: number) => {
+      fetchRange(source, begin, end)
+        .then(async (response) => {
+          if (response.status !== 206) throw new Error(`range answered ${response.status}`);
+          transport.onDataRange(begin, new Uint8Array(await response.arrayBuffer()));
+        })
+        // A range that cannot be read fails the document (the viewer says so), not hangs it.
+        .catch(() => void task.destroy());
+    };
+    task = loaded.getDocument({
+      ...options,
+      range: transport,
+      rangeChunkSize: RANGE_CHUNK,
+      disableAutoFetch: true,
+      disableStream: true,
+    });
+  } else if (first.ok) {
+    task = loaded.getDocument({ ...options, data: new Uint8Array(await first.arrayBuffer()) });
+  } else {
+    throw new Error(`the original answered ${first.status}`);
+  }
   try {
     return { doc: await task.promise, close: () => task.destroy() };
   } catch (err) {
     void task.destroy();
     throw err;
   }
+}
+
+/** Bytes [begin, end) of the stored file. */
+function fetchRange(source: PdfSource, begin: number, end: number): Promise<Response> {
+  return fetch(source.url, {
+    headers: { ...source.headers, Range: `bytes=${begin}-${end - 1}` },
+  });
+}
+
+/** The whole length a `Content-Range: bytes a-b/length` header tells, if it does. */
+export function totalLength(header: string | null): number | undefined {
+  const match = /^bytes \d+-\d+\/(\d+)$/.exec(header?.trim() ?? '');
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * Loads PDF.js and starts its worker while the browser is idle, so that the first citation
+ * opened is drawn as fast as the next ones: called when an answer cites a PDF.
+ */
+export function preparePdfViewer(): void {
+  if (library) return;
+  const start = () => void pdfjs().catch(() => (library = undefined));
+  if ('requestIdleCallback' in window) requestIdleCallback(start, { timeout: 2000 });
+  else setTimeout(start, 200);
 }
 
 /** The text layer's class, from the same load. */
