@@ -24,15 +24,20 @@ export function runBox(run: TextRun): LineBox {
   ];
 }
 
-/** The union of the runs' boxes; undefined without runs. */
+/**
+ * The union of the runs' boxes, to hundredths of a point (layouts are stored between steps:
+ * no need for seventeen digits); undefined without runs.
+ */
 export function runsBox(runs: readonly TextRun[]): LineBox | undefined {
   let box: LineBox | undefined;
   for (const run of runs) {
     const next = runBox(run);
     box = box === undefined ? next : unionBox(box, next);
   }
-  return box;
+  return box && [round(box[0]), round(box[1]), round(box[2]), round(box[3])];
 }
+
+const round = (value: number) => Math.round(value * 100) / 100;
 
 export function unionBox(a: LineBox, b: LineBox): LineBox {
   return [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])];
