@@ -1,6 +1,7 @@
 // A scanned PDF in the web app: its row says how much of it OCR read (and that quotes are to be
-// checked against the original), and a source read by OCR carries an OCR badge that says so, in
-// the reader's language. The screens stay clean for axe.
+// checked against the original), a source read by OCR carries an OCR badge that says so, in
+// the reader's language, and opens the scan in the viewer with the passage boxed where OCR
+// read it. The screens stay clean for axe.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { scannedFixture } from '../../dev/fixtures/scanned-pdfs';
@@ -75,6 +76,20 @@ describe.each(LANGUAGES)('a scanned PDF, in $language', (texts) => {
       await expect.poll(() => badge.getAttribute('title')).toBe(texts.badge);
       expect(await seriousViolations(page), 'an OCR note and badge').toEqual([]);
       await screenshot(page, `scan-desktop-${texts.locale}`);
+
+      // The source opens the scan at its page: the image, the passage boxed where OCR read it.
+      await page.locator('.turn').last().locator('.source-link').first().click();
+      const viewer = page.getByRole('dialog');
+      await expect.poll(() => viewer.locator('mark.passage-box').count()).toBeGreaterThan(0);
+      expect(await viewer.locator('.viewer-note').count()).toBe(1);
+      const box = await viewer.locator('mark.passage-box').first().boundingBox();
+      const drawn = await viewer.locator('.pdf-page canvas').boundingBox();
+      expect(box!.width).toBeGreaterThan(20);
+      expect(box!.x).toBeGreaterThanOrEqual(drawn!.x);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(drawn!.x + drawn!.width + 1);
+      expect(await seriousViolations(page), 'a scan in the viewer').toEqual([]);
+      await screenshot(page, `viewer-scan-desktop-${texts.locale}`);
+      await page.keyboard.press('Escape');
       expect(errors).toEqual([]);
     } finally {
       await context.close();

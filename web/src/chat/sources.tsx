@@ -46,38 +46,55 @@ export function Sources({ sources, echo }: SourcesProps) {
       )}
       <details class="source-details">
         <summary>{m.chat.details}</summary>
-        {sources.length > 0 && (
-          <table class="source-scores">
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">{m.chat.detailsFile}</th>
-                <th scope="col">{m.chat.detailsSimilarity}</th>
-                <th scope="col">{m.chat.detailsPassage}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {sources.map((source, index) => (
-                <tr key={index}>
-                  <td>{index + 1}</td>
-                  <td>
-                    {source.file_name} · {sourcePlace(source, m)}
-                  </td>
-                  <td>{source.similarity === null ? '—' : formatDecimal2(source.similarity)}</td>
-                  <td>{source.chunk_id ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        {sources.length > 0 && <SourceScores sources={sources} />}
         {echo !== undefined && (
           <>
             <h4>{m.chat.context}</h4>
-            <pre class="context-text">{echo}</pre>
+            <pre class="context-text" tabIndex={0}>
+              {echo}
+            </pre>
           </>
         )}
       </details>
     </section>
+  );
+}
+
+/**
+ * Every source as the service told it, in its number's order: where, how similar, whether the
+ * answer cites it, and the passage's id; each opens the viewer. Behind "Details" under an
+ * answer; shown as is on the unhelpful answers review.
+ */
+export function SourceScores({ sources }: { sources: readonly ChatSource[] }) {
+  const m = messages();
+  return (
+    <table class="source-scores">
+      <thead>
+        <tr>
+          <th scope="col">#</th>
+          <th scope="col">{m.chat.detailsFile}</th>
+          <th scope="col">{m.chat.detailsSimilarity}</th>
+          <th scope="col">{m.chat.detailsCited}</th>
+          <th scope="col">{m.chat.detailsPassage}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {sources.map((source, index) => (
+          <tr key={index}>
+            <td>{index + 1}</td>
+            <td>
+              <a href={documentLink(source.file_id, source.page, source.chunk_id)}>
+                {source.file_name}
+              </a>{' '}
+              · {sourcePlace(source, m)}
+            </td>
+            <td>{source.similarity === null ? '—' : formatDecimal2(source.similarity)}</td>
+            <td>{source.citation == null ? '—' : m.chat.citedAs(source.citation)}</td>
+            <td>{source.chunk_id ?? '—'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

@@ -1,7 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import type { ConversationMessage } from '../api/services';
+import { SourceScores } from '../chat/sources';
 import { asStreamed } from '../chat/stored-answer';
-import { formatDate, formatList } from '../i18n/format';
+import { formatDate } from '../i18n/format';
 import { messages } from '../i18n/messages';
 import { Markdown } from '../markdown/markdown';
 
@@ -21,7 +22,6 @@ export function ReviewItem({ reviewed }: { reviewed: Reviewed }) {
   const m = messages().conversations;
   const comment = reviewed.feedback?.comment;
   const at = reviewed.feedback?.at ?? reviewed.created_at;
-  const sources = [...new Set(reviewed.sources.map((source) => source.file_name))];
   const answered = reviewed.status === 'complete' || reviewed.status === 'incomplete';
   return (
     <li class="card review-item" data-message-id={reviewed.id}>
@@ -38,7 +38,12 @@ export function ReviewItem({ reviewed }: { reviewed: Reviewed }) {
             </div>
           )}
         </Field>
-        {sources.length > 0 && <Field label={m.sources}>{formatList(sources)}</Field>}
+        {/* The reviewer sees what the answer drew on as is: scores, citations, passages. */}
+        {reviewed.sources.length > 0 && (
+          <Field label={m.sources}>
+            <SourceScores sources={reviewed.sources} />
+          </Field>
+        )}
         <Field label={m.commentLabel}>
           {comment ? <p class="review-comment">{comment}</p> : <p class="muted">{m.noComment}</p>}
         </Field>

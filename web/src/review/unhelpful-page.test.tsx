@@ -5,6 +5,8 @@ import { refusal, renderInSession, testSession } from '../testing/session';
 import type { Reviewed } from './review-item';
 import { UnhelpfulPage } from './unhelpful-page';
 
+const FILE = '0b9f4c1e-7d2a-4e5b-9c3d-2a1b0c9d8e7f';
+
 const REVIEWED: Reviewed = {
   id: 'm1',
   conversation_id: 'c1',
@@ -14,7 +16,17 @@ const REVIEWED: Reviewed = {
   status: 'complete',
   code: null,
   mode: 'retrieval',
-  sources: [{ file_name: 'rules.pdf' }, { file_name: 'rules.pdf' }],
+  sources: [
+    { file_id: FILE, file_name: 'rules.pdf', page: 3, similarity: 0.71, chunk_id: 41, citation: 1 },
+    {
+      file_id: FILE,
+      file_name: 'rules.pdf',
+      page: 9,
+      similarity: 0.55,
+      chunk_id: 42,
+      citation: null,
+    },
+  ],
   feedback: {
     rating: 'unhelpful',
     comment: 'It left out the fee.',
@@ -38,7 +50,15 @@ describe('the unhelpful answers page', () => {
     expect(screen.getByText('1 answer')).toBeTruthy();
     expect(within(item).getByText('14 days').tagName).toBe('STRONG');
     expect(within(item).getByText('It left out the fee.')).toBeTruthy();
-    expect(within(item).getByText('rules.pdf')).toBeTruthy();
+    // The sources as the service told them, shown open: scores, citations, passages.
+    const rows = within(item).getAllByRole('row').slice(1);
+    expect(rows.map((row) => row.textContent)).toEqual([
+      '1rules.pdf · page 30.711st41',
+      '2rules.pdf · page 90.55—42',
+    ]);
+    expect(within(rows[0]!).getByRole('link', { name: 'rules.pdf' }).getAttribute('href')).toBe(
+      `#/doc/${FILE}?page=3&chunk=41`,
+    );
     expect(within(item).getByText('bo')).toBeTruthy();
     expect(within(item).getByText(/2026/).getAttribute('datetime')).toBe(REVIEWED.feedback!.at);
   });

@@ -46,6 +46,8 @@ export const chat = translations({
     detailsFile: 'Source',
     detailsSimilarity: 'Similarity',
     detailsPassage: 'Passage id',
+    detailsCited: 'Cited',
+    citedAs: (order: number) => `${formatInteger(order)}${['st', 'nd', 'rd'][order - 1] ?? 'th'}`,
     refusalClosest: (
       file: string,
       section: string | null,
@@ -115,6 +117,8 @@ export const chat = translations({
     detailsFile: '出处',
     detailsSimilarity: '相似度',
     detailsPassage: '段落编号',
+    detailsCited: '引用顺序',
+    citedAs: (order) => `第 ${formatInteger(order)} 处`,
     refusalClosest: (file, section, page, similarity, threshold) =>
       `最接近的段落在 ${file} ${section ? `章节“${section}”` : `第 ${formatInteger(page)} 页`}，相似度 ${formatDecimal2(similarity)}；回答需要至少 ${formatDecimal2(threshold)}。请换个说法，或请管理员调整阈值。`,
     refusalNothing: (threshold) =>
