@@ -53,7 +53,15 @@ export class AppError extends Error {
 
 /** What a 404 says was not there; another user's row is "not there" too (row-level security). */
 export type Missing =
-  'user' | 'API key' | 'file' | 'collection' | 'member' | 'conversation' | 'message';
+  | 'user'
+  | 'API key'
+  | 'file'
+  | 'collection'
+  | 'member'
+  | 'conversation'
+  | 'message'
+  | 'passage'
+  | 'page';
 
 /** The one way to say that something is not there. */
 export const notFound = (what: Missing) =>

@@ -299,14 +299,14 @@ describe('over RPC only the @grpc methods exist', () => {
   const auth = () => env.AUTH_RPC as unknown as Untyped;
   const knowledge = () => env.KNOWLEDGE_RPC as unknown as Untyped;
 
-  it('the declarations expose GetMe on auth, GetContext, GetHealth and GetQuery on knowledge, nothing on chat', () => {
+  it('the declarations expose GetMe on auth, GetChunk, GetContext, GetHealth and GetQuery on knowledge, nothing on chat', () => {
     const exposed = (service: { routes: readonly { name: string; rpc: boolean }[] }) =>
       service.routes
         .filter((r) => r.rpc)
         .map((r) => r.name)
         .sort();
     expect(exposed(authService)).toEqual(['GetMe']);
-    expect(exposed(knowledgeService)).toEqual(['GetContext', 'GetHealth', 'GetQuery']);
+    expect(exposed(knowledgeService)).toEqual(['GetChunk', 'GetContext', 'GetHealth', 'GetQuery']);
     expect(authService.routes.find((r) => r.name === 'GetMe')?.roles).toBeUndefined();
   });
 

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeDocx } from '../../dev/fixtures/docx-builder';
 import { CHINESE_POLICY_PRINTED } from '../../dev/fixtures/printed-fixtures';
@@ -234,6 +235,17 @@ describe('access', () => {
       expect(res.status).toBe(404);
       expect(await res.json()).toMatchObject({ code: 'not_found' });
     }
+  });
+
+  it('answers the same over RPC (chat reads cited passages so, as the caller)', async () => {
+    const [chunk] = await chunksOf(markdownId);
+    const rpc = (token: string) =>
+      env.KNOWLEDGE_RPC.GetChunk({ id: chunk!.id }, { identity: { token } });
+    expect(await rpc(aliceToken)).toMatchObject({ ok: true, data: { id: chunk!.id } });
+    expect(await rpc(bobToken)).toMatchObject({
+      ok: false,
+      error: { status: 404, code: 'not_found' },
+    });
   });
 });
 

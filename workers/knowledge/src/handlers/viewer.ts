@@ -1,4 +1,4 @@
-import { AppError } from '#shared/errors/app-error';
+import { notFound } from '#shared/errors/app-error';
 import { knowledgeDb, type KnowledgeCall } from '../call';
 import { chunkLocation, filePage } from '../store/chunk-location';
 import { passageRects } from '../viewer/passage-rects';
@@ -10,14 +10,10 @@ import { passageRects } from '../viewer/passage-rects';
  * else is 404, as a file they cannot read is.
  */
 
-// The catalogue's 404, saying what was not there.
-const missing = (what: 'passage' | 'page') =>
-  new AppError('not_found', { detail: `No such ${what}.` });
-
 export async function getChunk({ id }: { id: number }, ctx: KnowledgeCall) {
   const kdb = knowledgeDb(ctx);
   const [row] = await kdb.run(chunkLocation(kdb.db, id));
-  if (!row) throw missing('passage');
+  if (!row) throw notFound('passage');
   const placed = row.charStart !== null && row.charEnd !== null;
   return {
     id: row.id,
@@ -45,7 +41,7 @@ export async function getPage(
 ) {
   const kdb = knowledgeDb(ctx);
   const [row] = await kdb.run(filePage(kdb.db, file_id, page));
-  if (!row) throw missing('page');
+  if (!row) throw notFound('page');
   return {
     file_id: row.fileId,
     file_name: row.fileName,
