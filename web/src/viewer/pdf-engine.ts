@@ -18,7 +18,11 @@ export const PDF_ASSETS = '/assets/pdfjs/';
 const WORKER_URL = `${PDF_ASSETS}pdf.worker.min.mjs`;
 /** The Trusted Types policy that creates the worker's URL (listed in the page's CSP). */
 export const PDF_WORKER_POLICY = 'kbchat-pdf-worker';
-/** Bytes per range request: a page's objects usually take one or two. */
+/**
+ * Bytes per range request. Measured (bench:viewer, page 30 of a 34-page 1.6 MB PDF): 16 KB
+ * fetched 123 KB in about 8 requests and took longer than 64 KB, which fetched 221 KB in 4;
+ * each request crosses the gateway, the knowledge worker and R2, so fewer weigh more.
+ */
 const RANGE_CHUNK = 64 * 1024;
 
 type PdfJs = typeof PdfJsModule;
