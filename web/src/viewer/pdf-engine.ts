@@ -66,9 +66,11 @@ export interface PdfSource {
  * A stored PDF, opened for reading page by page. The first request asks for the file's first
  * chunk by range, which also tells its length (Content-Range); PDF.js then asks for exactly the
  * ranges it needs (the cross-reference table at the end, one page's objects and fonts) through
- * a range transport. Left to itself, PDF.js would first request the whole file and cancel once
- * it saw that ranges work: by then a few hundred kilobytes have come over the wire. A service
- * that answers the first request whole (no ranges) gets its file read from memory.
+ * a range transport. Left to itself, PDF.js first requests the whole file and cancels it once
+ * the headers show that ranges work: the service has then begun to stream the whole original
+ * out of R2 for nothing (the browser counted no body bytes of it locally; on a slow link some
+ * arrive before the cancel does). A service that answers the first request whole (no ranges)
+ * gets its file read from memory.
  */
 export async function openPdf(source: PdfSource): Promise<OpenPdf> {
   const loaded = await pdfjs();
