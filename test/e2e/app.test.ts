@@ -122,7 +122,7 @@ describe('a super admin’s session on a desktop screen', () => {
     expect(await page.locator('.upload').count()).toBe(0);
   });
 
-  it('asks a question: the answer streams in as Markdown, the context is folded away, sources link to the file', async () => {
+  it('asks a question: the answer streams in as Markdown, the context is folded away, sources open the cited page', async () => {
     // Count how often the answer changes while it arrives: a stream, not one block at the end.
     await page.evaluate(() => {
       const seen = { renders: 0 };
@@ -148,37 +148,47 @@ describe('a super admin’s session on a desktop screen', () => {
     const points = answer.locator('.markdown ol > li');
     expect(await points.count()).toBeGreaterThanOrEqual(1);
     expect(await answer.locator('.markdown').textContent()).toContain('Marrowbank');
-    // The echoed prompt with the retrieved context: folded, and it opens.
-    const context = answer.locator('details.context');
-    expect(await context.getAttribute('open')).toBeNull();
-    expect(await context.locator('.context-text').isVisible()).toBe(false);
-    await context.locator('summary').click();
-    expect(await context.locator('.context-text').isVisible()).toBe(true);
-    expect(await context.locator('.context-text').textContent()).toContain('<context>');
-    await context.locator('summary').click();
+    // The echoed prompt with the retrieved context and the scores: behind Details, and it opens.
+    const details = answer.locator('details.source-details');
+    expect(await details.getAttribute('open')).toBeNull();
+    expect(await details.locator('.context-text').isVisible()).toBe(false);
+    await details.locator('summary').click();
+    expect(await details.locator('.context-text').isVisible()).toBe(true);
+    expect(await details.locator('.context-text').textContent()).toContain('<context>');
+    expect(await details.locator('.source-scores tbody tr').first().textContent()).toMatch(
+      /0\.\d\d/,
+    );
+    await details.locator('summary').click();
 
-    // Sources: file, page, similarity, each a download link to the file.
-    const sources = answer.locator('.sources li');
+    // Sources: the cited ones, each with its number, file and page, opening the viewer.
+    const sources = answer.locator('.sources > .source-list > li');
     expect(await sources.count()).toBeGreaterThanOrEqual(1);
     expect(await sources.first().textContent()).toMatch(
-      new RegExp(`^${ENGLISH.replace('.', '\\.')}page 1 · similarity 0\\.\\d\\d$`),
+      new RegExp(`^\\[\\d+\\]${ENGLISH.replace('.', '\\.')}page 1$`),
     );
-    // The link's address carries no token (it would show on hover, in history, in proxy logs):
-    // the click fetches the file with the token in the header.
-    const link = sources.first().getByRole('link', { name: ENGLISH });
-    expect(await link.getAttribute('href')).toMatch(
+    const link = sources.first().locator('.source-link');
+    expect(await link.getAttribute('href')).toMatch(/^#\/doc\/[0-9a-f-]{36}\?page=1&chunk=\d+$/);
+    await link.click();
+    const viewer = page.getByRole('dialog');
+    await expect.poll(() => viewer.locator('mark.passage').count()).toBeGreaterThan(0);
+    // The original's address carries no token (it would show on hover, in history, in proxy
+    // logs): the viewer's download fetches it with the token in the header.
+    const original = viewer.getByRole('link', { name: 'Download the original' });
+    expect(await original.getAttribute('href')).toMatch(
       /^\/moduleknowledge\/download\?id=[0-9a-f-]{36}$/,
     );
     const requested: string[] = [];
     page.on('request', (request) => requested.push(request.url()));
     const download = page.waitForEvent('download');
-    await link.click();
+    await original.click();
     const file = await download;
     expect(file.suggestedFilename()).toBe(ENGLISH);
     const bytes = await readFile((await file.path())!);
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(requested.some((url) => url.includes('/moduleknowledge/download'))).toBe(true);
     expect(requested.filter((url) => /[?&]t=/.test(url))).toEqual([]);
+    await viewer.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => viewer.count()).toBe(0);
 
     expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(false);
     expect(await page.getByRole('button', { name: 'Stop' }).isVisible()).toBe(false);
@@ -276,7 +286,7 @@ describe('a super admin’s session on a desktop screen', () => {
     await page.getByRole('button', { name: 'Stop' }).click();
     await expect.poll(() => answer.getAttribute('data-state')).toBe('stopped');
     expect(await answer.locator('.answer-notice.stopped').textContent()).toMatch(/^Stopped\. /);
-    expect(await answer.locator('.sources').isVisible()).toBe(false);
+    expect(await answer.locator('.sources .source-list').count()).toBe(0);
     const partial = await answer.locator('.markdown').textContent();
     // Nothing more arrives once stopped.
     await page.waitForTimeout(1_500);

@@ -35,7 +35,7 @@ describe('the page at /', () => {
       'frame-ancestors': "'none'",
       'require-trusted-types-for': "'script'",
       // The Markdown renderer's policy, and no other.
-      'trusted-types': 'kbchat-markdown',
+      'trusted-types': 'kbchat-markdown kbchat-pdf-worker',
     });
     expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|\*|https?:/);
     expect(Object.fromEntries(res.headers)).toMatchObject({

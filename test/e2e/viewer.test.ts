@@ -166,7 +166,7 @@ describe('the document viewer', () => {
       const answer = await lastAnswerWhenEnded(page);
       const citation = answer.locator('.markdown a.citation[href]').first();
       await expect.poll(() => citation.count()).toBe(1);
-      const label = (await citation.getAttribute('aria-label')) ?? '';
+      const label = (await citation.getAttribute('title')) ?? '';
       expect(label).toMatch(/^Source \d+: /);
       await citation.click();
       const viewer = page.getByRole('dialog');

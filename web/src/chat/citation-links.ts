@@ -67,8 +67,8 @@ const markerName = (name: string) =>
   name.replace(/\s+/g, ' ').trim().replace(/\[/g, '(').replace(/\]/g, ')');
 
 /**
- * Points every citation under `root` at its source in the viewer, with a name that says which
- * source it is; one that names no source loses its address.
+ * Points every citation under `root` at its source in the viewer, with a description that says
+ * which source it is; one that names no source loses its address.
  */
 export function addressCitations(
   root: ParentNode,
@@ -81,10 +81,11 @@ export function addressCitations(
     const source = sources[index];
     if (!source) {
       link.removeAttribute('href');
-      link.removeAttribute('aria-label');
+      link.removeAttribute('title');
       continue;
     }
     link.href = documentLink(source.file_id, source.page, source.chunk_id);
-    link.setAttribute('aria-label', label(index + 1, source));
+    // A description, not a name: the link is called what it shows (`[2]`), as a reader sees it.
+    link.title = label(index + 1, source);
   }
 }

@@ -102,7 +102,7 @@ describe('a turn of the conversation', () => {
       ['[2]', `#/doc/${rules!.file_id}?page=5&chunk=12`],
       ['[1]', `#/doc/${lease!.file_id}?page=2&chunk=11`],
     ]);
-    expect(markers[0]!.getAttribute('aria-label')).toBe('Source 2: rules.pdf, page 5');
+    expect(markers[0]!.title).toBe('Source 2: rules.pdf, page 5');
   });
 
   it('links a chosen file’s page markers to their pages', async () => {

@@ -75,7 +75,7 @@ describe('the record buttons of a conversation', () => {
       clicked.push({ download: this.download, href: this.href });
     });
     renderInSession(<RecordActions conversation={conversation} />, session);
-    fireEvent.click(screen.getByRole('button', { name: 'Export “Annual leave” as Markdown' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Export Markdown: “Annual leave”' }));
     await waitFor(() => expect(clicked).toHaveLength(1));
     expect(calls).toEqual([{ id: conversation.id, format: 'markdown' }]);
     expect(clicked[0]).toEqual({ download: 'Annual leave.md', href: 'blob:record' });
@@ -94,7 +94,7 @@ describe('the record buttons of a conversation', () => {
       };
     });
     renderInSession(<RecordActions conversation={conversation} />, session);
-    fireEvent.click(screen.getByRole('button', { name: 'Save “Annual leave” as PDF' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save as PDF: “Annual leave”' }));
     await waitFor(() => expect(window.print).toHaveBeenCalledTimes(1));
     expect(printed).toEqual({
       turns: ['Turn 1', 'Turn 2'],
@@ -109,8 +109,8 @@ describe('the record buttons of a conversation', () => {
   it('speak Chinese', () => {
     setLocale('zh');
     renderInSession(<RecordActions conversation={conversation} />);
-    expect(screen.getByRole('button', { name: '将“Annual leave”导出为 Markdown' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: '将“Annual leave”保存为 PDF' }).textContent).toBe(
+    expect(screen.getByRole('button', { name: '导出 Markdown：“Annual leave”' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: '保存为 PDF：“Annual leave”' }).textContent).toBe(
       '保存为 PDF',
     );
   });
