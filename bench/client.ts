@@ -24,7 +24,9 @@ export async function login(base: string, username: string, password: string): P
 
 export async function upload(base: string, token: string, bytes: Uint8Array, name: string) {
   const form = new FormData();
-  form.append('file', new File([bytes], name, { type: 'application/pdf' }));
+  // A copy, typed as backed by an ArrayBuffer: a File takes no shared memory (and bench/viewer.ts
+  // type-checks this file with DOM types, which say so).
+  form.append('file', new File([bytes.slice()], name, { type: 'application/pdf' }));
   const res = await fetch(`${base}/moduleknowledge/upload`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}` },

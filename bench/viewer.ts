@@ -15,6 +15,7 @@ import type * as PdfJs from 'pdfjs-dist';
 import { chromium, type Page } from 'playwright-core';
 import { makeManyPagesPdf } from '../dev/fixtures/pdf-builder.ts';
 import { launchDev } from '../dev/stack/launch-dev.ts';
+import { login, upload } from './client.ts';
 import { stats } from './stats.ts';
 import { table } from './table.ts';
 
@@ -87,30 +88,6 @@ try {
 } finally {
   await browser.close();
   await stack.stop();
-}
-
-async function login(base: string, username: string, password: string): Promise<string> {
-  const res = await fetch(`${base}/moduleauth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
-  return ((await res.json()) as { data: { token: string } }).data.token;
-}
-
-async function upload(base: string, token: string, bytes: Uint8Array, name: string) {
-  const form = new FormData();
-  form.append('file', new File([bytes.slice()], name, { type: 'application/pdf' }));
-  const res = await fetch(`${base}/moduleknowledge/upload`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}` },
-    body: form,
-  });
-  const body = await res.text();
-  return {
-    status: res.status,
-    data: res.status === 200 ? (JSON.parse(body).data as { id: string }) : undefined,
-  };
 }
 
 async function passageOn(base: string, token: string, fileId: string, text: string) {

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { useApp, type AppContext } from '../context';
+import { saveFile } from './save-file';
 
 export interface DownloadLinkProps {
   file: { id: string; name: string };
@@ -39,19 +40,7 @@ export function DownloadLink({ file, class: className, label, children }: Downlo
 async function save(ctx: AppContext, file: { id: string; name: string }): Promise<void> {
   try {
     const { blob, filename } = await ctx.api.download(file.id, ctx.signal);
-    const url = URL.createObjectURL(blob);
-    try {
-      const anchor = document.createElement('a');
-      anchor.href = url;
-      anchor.download = filename ?? file.name;
-      anchor.hidden = true;
-      document.body.append(anchor);
-      anchor.click();
-      anchor.remove();
-    } finally {
-      // The click has handed the bytes to the browser's download; the URL is not needed after.
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
-    }
+    saveFile(blob, filename ?? file.name);
   } catch (err) {
     ctx.fail(err);
   }

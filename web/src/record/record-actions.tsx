@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Conversation } from '../api/services';
+import { saveFile } from '../components/save-file';
 import { useApp, type AppContext } from '../context';
 import { messages } from '../i18n/messages';
 import { printRecord } from './print-record';
@@ -13,21 +14,8 @@ async function fetchRecord(ctx: AppContext, id: string) {
   return { text: await new Response(file.body).text(), filename: file.filename };
 }
 
-function save(text: string, filename: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/markdown;charset=utf-8' }));
-  try {
-    const anchor = document.createElement('a');
-    anchor.href = url;
-    anchor.download = filename;
-    anchor.hidden = true;
-    document.body.append(anchor);
-    anchor.click();
-    anchor.remove();
-  } finally {
-    // The click has handed the bytes to the browser's download; the URL is not needed after.
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
-  }
-}
+const save = (text: string, filename: string) =>
+  saveFile(new Blob([text], { type: 'text/markdown;charset=utf-8' }), filename);
 
 /**
  * Export Markdown and Save as PDF for the open conversation. Both are the one record the
