@@ -10,6 +10,7 @@ import { launchBrowser, openPage, screenshot } from './browser';
 import {
   adminToken,
   ask,
+  callApi,
   deleteFileViaApi,
   lastAnswerWhenEnded,
   logInAsAdmin,
@@ -30,6 +31,16 @@ beforeAll(async () => {
   question = scan.expected[0]!.replace(/\s+/g, '').slice(60, 80);
   fileId = (await uploadViaApi(await adminToken(), name, scan.bytes)).id;
 }, 180_000);
+
+/** The passage of the scan a keyword search finds first for `text`. */
+async function passageOf(text: string): Promise<{ id: number; page: number }> {
+  const res = await callApi<{ data: { id: number; page: number }[] }>(
+    `/moduleknowledge/query?text=${encodeURIComponent(text)}&file_id=${fileId}&mode=keyword&top=1`,
+    { token: await adminToken() },
+  );
+  expect(res.status).toBe(200);
+  return res.body.data[0]!;
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -77,11 +88,19 @@ describe.each(LANGUAGES)('a scanned PDF, in $language', (texts) => {
       expect(await seriousViolations(page), 'an OCR note and badge').toEqual([]);
       await screenshot(page, `scan-desktop-${texts.locale}`);
 
-      // The source opens the scan at its page: the image, the passage boxed where OCR read it.
+      // The source opens the scan at its page (a page given whole: no passage to mark), and
+      // says its text was read by OCR.
       await page.locator('.turn').last().locator('.source-link').first().click();
       const viewer = page.getByRole('dialog');
+      await expect.poll(() => viewer.locator('.viewer-note').count()).toBe(1);
+      await page.keyboard.press('Escape');
+      // A retrieved passage opens boxed where OCR read it, over the page's image.
+      const hit = await passageOf(question);
+      await page.evaluate(
+        (link) => (location.hash = link),
+        `#/doc/${fileId}?page=${hit.page}&chunk=${hit.id}`,
+      );
       await expect.poll(() => viewer.locator('mark.passage-box').count()).toBeGreaterThan(0);
-      expect(await viewer.locator('.viewer-note').count()).toBe(1);
       const box = await viewer.locator('mark.passage-box').first().boundingBox();
       const drawn = await viewer.locator('.pdf-page canvas').boundingBox();
       expect(box!.width).toBeGreaterThan(20);
