@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PageSource } from './common';
+import { Validity } from './document-metadata';
 
 // What the spec's SSE chat and the OpenAI-compatible endpoint both tell of an answer: its
 // sources, why it was refused, its token usage. Here so that both contracts share them
@@ -23,6 +24,13 @@ export const ChatSource = z.object({
   section: z.string().nullable().optional(),
   /** Where the page's text came from: `ocr` for a scanned page (check it against the original). */
   text_source: PageSource.nullable().optional(),
+  /** The passage's chapter and article, or numbered section (`第三章 财政支持 › 第十二条`). */
+  heading_path: z.string().nullable().optional(),
+  /**
+   * Whether the source's document still holds: an answer citing a repealed or amended one says
+   * so and names the newer document (its relations).
+   */
+  validity: Validity.optional(),
   /** Of the retrieved chunk (or the page's best one); null for a page given whole (`full_text`). */
   similarity: z.number().nullable(),
   /**

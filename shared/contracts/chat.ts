@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineService, enumOf, fileDownload, method } from '../service';
 import { ChatRefusal, ChatSource, SentenceSupport, Usage } from './chat-sources';
 import { CollectionIds, DatabaseHealth, FileIds, KnowledgeHealth } from './common';
+import { DocumentFilters } from './document-metadata';
 import { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, ModelList } from './openai';
 
 export { ChatRefusal, ChatSource, SentenceSupport };
@@ -194,6 +195,8 @@ with what was answered by then, marked \`incomplete\`.
             ])
             .optional(),
           conversation_id: z.uuid().optional(),
+          /** Only documents that match these (issuer, 文号, dates, type, in force). */
+          filters: DocumentFilters.optional(),
         }),
       },
       stream: ChatMessage,

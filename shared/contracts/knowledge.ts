@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { defineService, enumOf, fileDownload, fileParam, method } from '../service';
 import { CollectionIds, FileIds, KnowledgeHealth, PageSource } from './common';
+import {
+  DocumentFilters,
+  DocumentMetadata,
+  MetadataCorrection,
+  RelationKind,
+  Validity,
+} from './document-metadata';
 
 /** Where a file is on its way to the index; only `ready` files are searched. */
 export const FileStatus = enumOf(['queued', 'processing', 'ready', 'failed']);
@@ -36,6 +43,10 @@ export const FileProgress = z.object({
   repaired_pages: z.number().int().optional(),
   /** Set when the file failed, and while a step waits to be retried (the last error). */
   error: FileError.optional(),
+  /** What the document says of itself (title, 文号, issuers, dates, type), once it is read. */
+  metadata: DocumentMetadata.optional(),
+  /** Whether it still holds, and how it relates to other documents. */
+  validity: Validity.optional(),
 });
 
 /** What a member may do: `viewer` reads and chats; `editor` also uploads, moves and deletes
@@ -115,6 +126,13 @@ export const QueryResult = z.object({
    * formats without pages.
    */
   text_source: PageSource.nullable(),
+  /**
+   * The chunk's place in its document's own structure: its chapter and article
+   * (`第三章 财政支持 › 第十二条`), or numbered sections and headings; null when it has none.
+   */
+  heading_path: z.string().nullable().optional(),
+  /** Whether the chunk's document still holds (a repealed one is ranked below one in force). */
+  validity: Validity.optional(),
   /** The lists that found the chunk: `vector` (embedding), `keyword` (full-text terms). */
   found_by: z.array(SearchList),
   /** The chunk's 1-based rank in each list that found it. */
@@ -285,6 +303,7 @@ its collection. @grpc`,
         mode: SearchMode.default('hybrid'),
         retrieve_limit: z.number().int().min(1).max(50).optional(),
         similarity_threshold: z.number().min(-1).max(1).optional(),
+        ...DocumentFilters.shape,
       },
       output: z.array(QueryResult),
     }),
@@ -328,6 +347,38 @@ With \`collection_id\`, only a file in that collection.`,
 its collection and is an editor or owner of the other. The same bytes already there → 409.`,
       params: { body: z.object({ id: z.uuid(), collection_id: z.uuid() }) },
       output: KnowledgeFile,
+    }),
+    PutFileMetadata: method({
+      doc: `Corrects what a document says of itself: only the fields sent change (null clears
+one); each one changed is marked as set by a person, and ingesting again never overwrites it.
+For whoever may manage the file (its uploader or an editor of its collection).`,
+      params: { body: MetadataCorrection.extend({ id: z.uuid() }) },
+      output: KnowledgeFile,
+    }),
+    PostFileRelation: method({
+      doc: `Says that a file amends, repeals, replaces or implements another document: a file
+of the knowledge base (\`target_file_id\`) or one only named (\`doc_number\`/\`title\`). For
+whoever may manage the file; the other file must be readable by them.`,
+      params: {
+        body: z
+          .object({
+            file_id: z.uuid(),
+            relation: RelationKind,
+            target_file_id: z.uuid().optional(),
+            doc_number: z.string().trim().min(1).max(100).optional(),
+            title: z.string().trim().min(1).max(500).optional(),
+          })
+          .refine(
+            (b) =>
+              b.target_file_id !== undefined || b.doc_number !== undefined || b.title !== undefined,
+            'names no document',
+          ),
+      },
+      output: KnowledgeFile,
+    }),
+    DeleteFileRelation: method({
+      doc: 'Removes a relation (detected or set by a person): for whoever may manage its file.',
+      params: { id: z.number().int().min(1) },
     }),
     GetCollections: method({
       doc: 'The collections the caller can read, the shared one first, then by name.',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ChatRefusal, ChatSource, SentenceSupport, Usage } from './chat-sources';
+import { DocumentFilters } from './document-metadata';
 
 /**
  * The wire objects of OpenAI's Chat Completions protocol, as the chat module speaks it
@@ -56,6 +57,8 @@ export const ChatCompletionRequest = z.object({
   response_format: z
     .object({ type: z.literal('text', { error: 'only text responses are supported' }) })
     .nullish(),
+  /** This service's extension: the chat's document filters (issuer, 文号, dates, type, in force). */
+  kbchat: z.object({ filters: DocumentFilters.optional() }).nullish(),
 });
 
 /** Why the answer is a refusal (the SSE chat's `error` code, and its `refusal` event). */

@@ -4,6 +4,7 @@ import {
   bigserial,
   check,
   customType,
+  date,
   foreignKey,
   index,
   integer,
@@ -126,6 +127,26 @@ export const files = pgTable(
       .references(() => collections.id, { onDelete: 'cascade' }),
     uploaderId: uuid('uploader_id').notNull(),
     uploaderName: text('uploader_name').notNull(),
+    /**
+     * What the document says of itself (ingest/document-metadata/, or a person's correction):
+     * its title, document number (文号), issuing bodies, dates and type; null (empty) where
+     * it says nothing. `metadataOrigin` tells, per field set, `extracted` or `person`: ingest
+     * never overwrites a person's value.
+     */
+    title: text('title'),
+    docNumber: text('doc_number'),
+    issuers: text('issuers')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    issuedOn: date('issued_on', { mode: 'string' }),
+    effectiveOn: date('effective_on', { mode: 'string' }),
+    expiresOn: date('expires_on', { mode: 'string' }),
+    docType: text('doc_type'),
+    metadataOrigin: jsonb('metadata_origin')
+      .$type<Record<string, 'extracted' | 'person'>>()
+      .notNull()
+      .default({}),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /** Moved on by every step: a file in progress whose row stops moving is revived. */
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -137,6 +158,7 @@ export const files = pgTable(
     // The target of the chunks' (file, collection) foreign key.
     unique('files_id_collection_key').on(t.id, t.collectionId),
     index('files_created_at_idx').on(t.createdAt),
+    index('files_doc_number_idx').on(t.docNumber),
     index('files_in_progress_idx')
       .on(t.updatedAt)
       .where(sql`${t.status} in ('queued', 'processing')`),
@@ -167,6 +189,11 @@ export const files = pgTable(
 export function manageFile(t: { collectionId: AnyColumn; uploaderId: AnyColumn }) {
   return sql`(${t.collectionId} = any(${collectionsWhere('editor')}) and (${t.collectionId} <> ${sharedCollection} or ${t.uploaderId} = ${actingUser} or ${sharedCollection} = any(${collectionsWhere('owner')})))`;
 }
+
+/** files_manage's rule for a files row aliased `f` in a subquery (file_relations_manage). */
+const manageFileAlias = sql.raw(
+  `(f.collection_id = any((select kbchat_collections('editor'))::uuid[]) and (f.collection_id <> '${DEFAULT_COLLECTION_ID}'::uuid or f.uploader_id = (select kbchat_user()) or '${DEFAULT_COLLECTION_ID}'::uuid = any((select kbchat_collections('owner'))::uuid[])))`,
+);
 
 /** Rows that belong to one file: readable with the file, written only by its ingestion. */
 function fileRowPolicies(prefix: string, fileId: AnyColumn) {
@@ -336,6 +363,11 @@ export const chunks = pgTable(
      */
     charStart: integer('char_start'),
     charEnd: integer('char_end'),
+    /**
+     * The chunk's place in its document's own structure: chapter and article
+     * (`第三章 财政支持 › 第十二条`), numbered sections or headings; null when it has none.
+     */
+    headingPath: text('heading_path'),
     embedding: vector('embedding', { dimensions: EMBEDDING_COLUMN_DIMENSIONS }).notNull(),
     /**
      * The chunk's keyword-search terms (ingest/search-terms.ts), written with the chunk. Null
@@ -370,6 +402,65 @@ export const chunks = pgTable(
       to: appRole,
       using: sql`${t.fileId} = ${ingestFile}`,
       withCheck: sql`${t.fileId} = ${ingestFile}`,
+    }),
+  ],
+).enableRLS();
+
+/** How one document stands to another, said by the document that does it (`fileId`). */
+export const RELATION_KINDS = ['amends', 'repeals', 'replaces', 'implements'] as const;
+export type RelationKindName = (typeof RELATION_KINDS)[number];
+
+/**
+ * A file amends, repeals, replaces or implements another document: a file of the knowledge
+ * base (`targetFileId`) or one its text only names (`targetDocNumber`, `targetTitle`), found
+ * in the text at ingest or said by a person. Readable with the file; written by its ingestion
+ * and by whoever may manage it (the policies of migration 0023).
+ */
+export const fileRelations = pgTable(
+  'file_relations',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    fileId: uuid('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    relation: text('relation').$type<RelationKindName>().notNull(),
+    targetFileId: uuid('target_file_id').references(() => files.id, { onDelete: 'set null' }),
+    targetDocNumber: text('target_doc_number'),
+    targetTitle: text('target_title'),
+    origin: text('origin').$type<'extracted' | 'person'>().notNull(),
+    createdBy: uuid('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('file_relations_file_idx').on(t.fileId),
+    index('file_relations_target_idx').on(t.targetFileId),
+    check(
+      'file_relations_relation_check',
+      sql`${t.relation} in ('amends', 'repeals', 'replaces', 'implements')`,
+    ),
+    check('file_relations_origin_check', sql`${t.origin} in ('extracted', 'person')`),
+    check(
+      'file_relations_names_check',
+      sql`${t.targetFileId} is not null or ${t.targetDocNumber} is not null or ${t.targetTitle} is not null`,
+    ),
+    pgPolicy('file_relations_read', {
+      for: 'select',
+      to: appRole,
+      using: sql`${t.fileId} in (select id from files)`,
+    }),
+    pgPolicy('file_relations_ingest', {
+      for: 'all',
+      to: appRole,
+      using: sql`${t.fileId} = ${ingestFile}`,
+      withCheck: sql`${t.fileId} = ${ingestFile}`,
+    }),
+    // A person relates a file they may manage (files_manage's rule, through the files they can
+    // update); the other file, when named, must be one they can read.
+    pgPolicy('file_relations_manage', {
+      for: 'all',
+      to: appRole,
+      using: sql`${t.fileId} in (select f.id from files f where ${manageFileAlias})`,
+      withCheck: sql`${t.fileId} in (select f.id from files f where ${manageFileAlias}) and (${t.targetFileId} is null or ${t.targetFileId} in (select id from files))`,
     }),
   ],
 ).enableRLS();
