@@ -18,6 +18,18 @@ export type ListFiles = (
 
 export type SearchMode = 'hybrid' | 'vector' | 'keyword';
 
+/** store/search-filters.ts: what documents say of themselves, as a search filters on it. */
+export interface DocumentFilterParams {
+  issuer?: string;
+  doc_number?: string;
+  doc_type?: string;
+  issued_from?: string;
+  issued_to?: string;
+  effective_from?: string;
+  effective_to?: string;
+  in_force?: boolean;
+}
+
 /** The query route's statement (store/search.ts): both lists fused, or one, in one statement. */
 export type SearchQuery = (options: {
   mode: SearchMode;
@@ -29,6 +41,8 @@ export type SearchQuery = (options: {
   readableFileIds?: string[];
   vector: number[];
   terms: string[];
+  /** Document filters: both lists keep to the files that match. */
+  filters?: DocumentFilterParams;
 }) => SQL;
 
 interface KnowledgeStore {
@@ -47,6 +61,8 @@ interface KnowledgeStore {
   COMMON_TERM_MIN_ROWS: number;
   /** store/search.ts: the files the caller can read, when they are a small scope. */
   smallScopeQuery: () => SQL;
+  /** store/search-filters.ts: the condition a files row `f` meets for the filters. */
+  fileFilterCondition: (filters: DocumentFilterParams) => SQL | undefined;
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -72,12 +88,13 @@ export function loadKnowledgeStore(): Promise<KnowledgeStore> {
     });
     // Computed specifiers: dev/'s type checker (NodeNext) does not follow them into workers/.
     const load = (file: string) => import(pathToFileURL(path.join(root, file)).href);
-    const [files, search, terms] = await Promise.all([
+    const [files, search, terms, filters] = await Promise.all([
       load('workers/knowledge/src/store/files.ts'),
       load('workers/knowledge/src/store/search.ts'),
       load('workers/knowledge/src/ingest/search-terms.ts'),
+      load('workers/knowledge/src/store/search-filters.ts'),
     ]);
-    return { ...files, ...search, ...terms } as KnowledgeStore;
+    return { ...files, ...search, ...terms, ...filters } as KnowledgeStore;
   })();
   return loaded;
 }

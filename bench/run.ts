@@ -54,6 +54,7 @@ import { measureContention } from './ingest-contention.ts';
 import { measureReaderMemory } from './reader-memory.ts';
 import { table } from './table.ts';
 import { loadNearestChunksQuery } from './nearest-chunks-query.ts';
+import { measureFilteredSearch } from './filtered-search.ts';
 import { printRequestPaths } from './paths/report.ts';
 import { runRequestPaths } from './request-paths.ts';
 
@@ -621,6 +622,26 @@ async function runQuerySection() {
   }
   await pg.exec('RESET random_page_cost; RESET hnsw.ef_search');
 
+  // Document filters (bench/filtered-search.ts): the service's hybrid statement with and
+  // without them, on the same chunks.
+  log('query: hybrid search with document filters…');
+  const filtered = await measureFilteredSearch({
+    pg,
+    fileIds,
+    chunkDocs: chunks.map((c) => c.doc),
+    distance: (id, q) => distance(stored[id - 1]!, queryDense[q]!),
+    questions: questions.map((q) => q.text),
+    queryVectors,
+    top: TOP,
+    warmup: WARMUP_QUERIES,
+  });
+  for (const f of filtered) {
+    log(
+      `query: filter ${f.name.padEnd(24)} hybrid median ${f.hybrid.median_ms.toFixed(2)} ms, ` +
+        `p95 ${f.hybrid.p95_ms.toFixed(2)} ms; vector recall@10 ${f.recall_at_10.toFixed(3)}`,
+    );
+  }
+
   const sampleQuestions = questions.slice(0, 3).map((q) => q.text);
   return {
     postgres: versions.rows[0]!.pg,
@@ -656,6 +677,7 @@ async function runQuerySection() {
     planner_choice: plannerAt,
     checks,
     results,
+    filtered,
   };
 }
 
@@ -782,6 +804,30 @@ function printQuery(r: QueryResults): void {
             .join(', ')}`,
       )
       .join('; ')}.`,
+  );
+  const none = r.filtered.find((f) => f.filters === null)!;
+  console.log("\nHybrid search (store/search.ts) with document filters, the service's settings:");
+  console.log(
+    table(
+      [
+        'filter',
+        'chunks kept',
+        'hybrid p50 ms',
+        'p95 ms',
+        '× unfiltered p50',
+        'vector p50 ms',
+        'recall@10',
+      ],
+      r.filtered.map((f) => [
+        f.name,
+        `${(f.selectivity * 100).toFixed(1)} %`,
+        f.hybrid.median_ms.toFixed(2),
+        f.hybrid.p95_ms.toFixed(2),
+        (f.hybrid.median_ms / none.hybrid.median_ms).toFixed(2),
+        f.vector.median_ms.toFixed(2),
+        f.recall_at_10.toFixed(3),
+      ]),
+    ),
   );
   console.log(
     'plan: "hnsw" and "seq scan" are the planner\'s choices; "hnsw, seqscan off" forces the index ' +

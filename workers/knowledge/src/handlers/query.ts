@@ -5,6 +5,7 @@ import { EMBEDDING_COLUMN_DIMENSIONS } from '../db/schema';
 import { embedTexts } from '../ingest/embed';
 import { queryTerms } from '../ingest/search-terms';
 import { searchChunks, type SearchMode } from '../store/search';
+import { givenFilters, type SearchFilters } from '../store/search-filters';
 import { smallReadableScope, requireReadable } from './collection-access';
 
 /**
@@ -20,7 +21,7 @@ export async function query(
     mode: SearchMode;
     retrieve_limit?: number;
     similarity_threshold?: number;
-  },
+  } & Partial<SearchFilters>,
   ctx: KnowledgeCall,
 ) {
   const [vector, readableFileIds] = await Promise.all([
@@ -36,6 +37,7 @@ export async function query(
     readableFileIds,
     vector,
     terms: queryTerms(params.text),
+    filters: givenFilters(params),
   });
   const min = params.similarity_threshold;
   return min === undefined ? found : found.filter((r) => r.similarity >= min);

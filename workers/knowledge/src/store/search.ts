@@ -2,6 +2,9 @@ import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { chunks, collections, filePages, files } from '../db/schema';
 import { quoteLexeme } from '../ingest/search-terms';
 import type { ChunkMatch, KnowledgeDb } from './files';
+import { incomingRelations, type ResultValidity } from './result-validity';
+import { fileFilterCondition, filteredFileIds, type SearchFilters } from './search-filters';
+import { HOLDING_STATUSES, validityStatus, type ValidityStatusName } from './validity';
 
 export type SearchMode = 'hybrid' | 'vector' | 'keyword';
 export type SearchList = 'vector' | 'keyword';
@@ -24,6 +27,15 @@ export const CODE_KEYWORD_WEIGHT = 2;
 export const COMMON_TERM_SHARE = 0.5;
 /** …unless the knowledge base is small: below this many chunks every term counts. */
 export const COMMON_TERM_MIN_ROWS = 200;
+/**
+ * A chunk of a document no longer in force (repealed, replaced, expired: validity.ts) keeps
+ * this share of its fused score. A factor, not a partition of the results: the same passage in
+ * a repealed document and in the one that replaced it scores alike, so any factor below 1 puts
+ * the holding one first; yet a repealed document the question clearly asks for (by its
+ * 文号, found first by both lists: 2/61) still ranks with a chunk one list found first (1/61),
+ * where a partition would bury it under every passing mention in a document in force.
+ */
+export const VALIDITY_PENALTY = 0.5;
 
 /**
  * When everything a caller can read is at most this many chunks in at most this many files, a
@@ -73,6 +85,8 @@ export interface SearchOptions {
   vector: number[];
   /** The question's keyword terms (ingest/search-terms.ts queryTerms). */
   terms: string[];
+  /** What the documents must say of themselves (search-filters.ts); none: every file. */
+  filters?: SearchFilters;
 }
 
 export type SearchMatch = ChunkMatch & {
@@ -80,6 +94,7 @@ export type SearchMatch = ChunkMatch & {
   collection_name: string;
   found_by: SearchList[];
   ranks: { vector?: number; keyword?: number };
+  validity: ResultValidity;
 };
 
 type Row = Omit<ChunkMatch, 'similarity'> & {
@@ -88,12 +103,14 @@ type Row = Omit<ChunkMatch, 'similarity'> & {
   similarity: string | number;
   vector_rank: string | number | null;
   keyword_rank: string | number | null;
+  status: ValidityStatusName;
+  relations: ResultValidity['relations'] | null;
 };
 
 /** The `top` best chunks for the mode: one statement, one round trip. */
 export async function searchChunks(kdb: KnowledgeDb, options: SearchOptions) {
   const { rows } = await kdb.run(kdb.db.execute<Row>(searchQuery(options)));
-  return rows.map(({ vector_rank, keyword_rank, ...row }): SearchMatch => {
+  return rows.map(({ vector_rank, keyword_rank, status, relations, ...row }): SearchMatch => {
     const ranks: SearchMatch['ranks'] = {};
     if (vector_rank !== null) ranks.vector = Number(vector_rank);
     if (keyword_rank !== null) ranks.keyword = Number(keyword_rank);
@@ -103,6 +120,7 @@ export async function searchChunks(kdb: KnowledgeDb, options: SearchOptions) {
       similarity: Number(row.similarity),
       found_by: (['vector', 'keyword'] as const).filter((list) => ranks[list] !== undefined),
       ranks,
+      validity: { status, relations: relations ?? [] },
     };
   });
 }
@@ -125,6 +143,10 @@ export async function searchChunks(kdb: KnowledgeDb, options: SearchOptions) {
  *   row-level security a join on `coalesce(v.id, k.id)` (not a leakproof expression) cannot
  *   use the primary key: inlined, the final join read every chunk the caller can see
  *   (the collections study in docs/decisions/: explain time 61 → 8 ms over 10,000 chunks).
+ * - `judged` (materialised): each fused chunk's document judged by validity.ts's rule, the score
+ *   of one no longer in force multiplied by VALIDITY_PENALTY before the top is cut.
+ * - With document filters (search-filters.ts) both lists keep to the matching files' ids,
+ *   computed once; without them the lists are exactly as they were.
  *
  * Similarity is computed for every result, whichever list found it: the chat's threshold is a
  * cosine similarity whatever the mode.
@@ -136,12 +158,21 @@ export function searchQuery(options: SearchOptions): SQL {
   const useVector = mode !== 'keyword';
   const useKeyword = mode !== 'vector' && options.terms.length > 0;
   const literal = sql`${`[${options.vector.join(',')}]`}::vector`;
-  const filter = sql`${inList(chunks.fileId, options.fileIds ?? options.readableFileIds)} ${inList(chunks.collectionId, options.collectionIds)}`;
+  const scope = sql`${inList(chunks.fileId, options.fileIds ?? options.readableFileIds)} ${inList(chunks.collectionId, options.collectionIds)}`;
+  // Document filters: the matching files' ids, computed once in the statement, restrict both
+  // lists (search-filters.ts). Without filters the statement is the one it always was.
+  const condition = fileFilterCondition(options.filters);
+  const matching = condition && filteredFileIds(condition, options.fileIds);
+  const filter = matching ? sql`${scope} and ${chunks.fileId} = any(${matching})` : scope;
   // Only ready files are searched. Written as "not one of the files still being processed"
   // (an array computed once per statement, usually empty) so that it stays a per-row filter on
   // the index scan, costs no lookup per row, and the planner estimates it as passing nearly
   // every row: a per-row subquery (`(select status …) = 'ready'`) was estimated to pass 0.5 %
   // and turned the vector list into a full scan and sort (~350 ms over 10,000 chunks).
+  const holding = sql.join(
+    HOLDING_STATUSES.map((status) => sql`${status}`),
+    sql`, `,
+  );
   const ready = sql`${chunks.fileId} <> all (array(select f.id from ${files} f where f.status <> 'ready'))`;
 
   const vectorList = useVector
@@ -170,7 +201,7 @@ export function searchQuery(options: SearchOptions): SQL {
           sql`, `,
         )}]::text[],
         ${depth}::int,
-        ${uuidArray(options.fileIds)},
+        ${matching ?? uuidArray(options.fileIds)},
         ${uuidArray(options.collectionIds)},
         ${COMMON_TERM_SHARE}::float8,
         ${COMMON_TERM_MIN_ROWS}::int)`
@@ -186,18 +217,33 @@ export function searchQuery(options: SearchOptions): SQL {
                + coalesce(${keywordWeight}::numeric / (${RRF_K} + k.rank), 0) as score
       from vector_list v full join keyword_list k on k.id = v.id
     ),
+    -- Each fused chunk's document judged by the one validity rule (validity.ts), and the score
+    -- of one no longer in force lowered (VALIDITY_PENALTY) before the cut below, so that the
+    -- chunk it gives way to is in the answer. Joined by the materialised id: the primary key.
+    judged as materialized (
+      select fused.id, fused.vector_rank, fused.keyword_rank, fused.distance, j.status,
+             fused.score * (case when j.status in (${holding}) then 1
+                                 else ${VALIDITY_PENALTY}::numeric end) as score
+      from fused
+      join ${chunks} on ${chunks.id} = fused.id
+      cross join lateral (
+        select ${validityStatus({ id: sql`jf.id`, docNumber: sql`jf.doc_number`, expiresOn: sql`jf.expires_on` })} as status
+        from ${files} jf where jf.id = ${chunks.fileId}
+      ) j
+    ),
     -- The rows that can be in the answer: a score at least the last place's, ties included
     -- (similarity breaks them). Only these are joined to their chunk, file and page and, found
     -- by keywords alone, get their similarity computed: not all of both lists.
     candidates as materialized (
-      select * from fused
-      where fused.score >= coalesce(
-        (select s.score from fused s order by s.score desc offset ${top - 1}::int limit 1), 0)
+      select * from judged
+      where judged.score >= coalesce(
+        (select s.score from judged s order by s.score desc offset ${top - 1}::int limit 1), 0)
     )
     select fused.id, 1 - coalesce(fused.distance, ${chunks.embedding} <=> ${literal}) as similarity,
            ${chunks.content} as content, ${chunks.fileId} as file_id, f.name as file_name,
            ${chunks.collectionId} as collection_id, col.name as collection_name,
-           ${chunks.page} as page, p.label as section, p.source as text_source, fused.vector_rank, fused.keyword_rank
+           ${chunks.page} as page, p.label as section, p.source as text_source, fused.vector_rank, fused.keyword_rank,
+           fused.status, ${incomingRelations(sql`f.id`, sql`f.doc_number`)} as relations
     from candidates fused
     join ${chunks} on ${chunks.id} = fused.id
     join ${files} f on f.id = ${chunks.fileId}

@@ -1,0 +1,88 @@
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { describe, expect, it } from 'vitest';
+import { searchQuery } from './search';
+import { fileFilterCondition, givenFilters, normaliseDocNumber } from './search-filters';
+
+const dialect = new PgDialect();
+const render = (filters: Parameters<typeof fileFilterCondition>[0]) => {
+  const condition = fileFilterCondition(filters);
+  return condition ? dialect.sqlToQuery(condition) : undefined;
+};
+const base = { mode: 'hybrid' as const, top: 10, vector: [0.1, 0.2], terms: ['补贴'] };
+
+describe('document filters in SQL', () => {
+  it('builds nothing without a filter given', () => {
+    expect(render(undefined)).toBeUndefined();
+    expect(render({})).toBeUndefined();
+    expect(givenFilters({ issuer: undefined })).toBeUndefined();
+  });
+
+  it('matches an issuer by containment, as a parameter and not a LIKE pattern', () => {
+    const q = render({ issuer: '杭州%' })!;
+    expect(q.sql).toBe('exists (select 1 from unnest(f.issuers) i where strpos(i, $1) > 0)');
+    expect(q.params).toEqual(['杭州%']);
+  });
+
+  it('joins every filter given with and; dates inclusive', () => {
+    const q = render({
+      doc_type: '办法',
+      issued_from: '2024-01-01',
+      issued_to: '2024-12-31',
+      effective_from: '2024-02-01',
+      effective_to: '2025-01-01',
+    })!;
+    expect(q.sql).toBe(
+      'f.doc_type = $1 and f.issued_on >= $2::date and f.issued_on <= $3::date' +
+        ' and f.effective_on >= $4::date and f.effective_on <= $5::date',
+    );
+  });
+
+  it('reads in_force by the one validity rule, both ways', () => {
+    const yes = render({ in_force: true })!;
+    expect(yes.sql).toContain("then 'repealed'");
+    expect(yes.sql).toMatch(/end\) in \(\$\d+, \$\d+\)$/);
+    expect(yes.params.slice(-2)).toEqual(['in_force', 'amended']);
+    expect(render({ in_force: false })!.sql).toMatch(/end\) not in \(\$\d+, \$\d+\)$/);
+  });
+
+  it('normalises a document number’s brackets to 〔〕', () => {
+    for (const typed of [
+      '川办规[2025]6号',
+      '川办规［2025］6号',
+      '川办规(2025)6号',
+      '川办规 【2025】 6号',
+    ]) {
+      expect(normaliseDocNumber(typed)).toBe('川办规〔2025〕6号');
+    }
+    expect(render({ doc_number: '川办规[2025]6号' })!.params).toEqual(['川办规〔2025〕6号']);
+  });
+});
+
+describe('the search statement with filters', () => {
+  it('is the very same statement without filters', () => {
+    const plain = dialect.sqlToQuery(searchQuery(base));
+    expect(dialect.sqlToQuery(searchQuery({ ...base, filters: {} }))).toEqual(plain);
+    expect(dialect.sqlToQuery(searchQuery({ ...base, filters: { in_force: undefined } }))).toEqual(
+      plain,
+    );
+    expect(plain.sql).not.toContain('select f.id from files f');
+  });
+
+  it('restricts both lists to the matching files, computed once', () => {
+    const q = dialect.sqlToQuery(searchQuery({ ...base, filters: { issuer: '杭州' } }));
+    const matching =
+      "array(select f.id from files f where f.status = 'ready' and exists (select 1 from unnest(f.issuers) i where strpos(i, $";
+    // The vector list's filter and the keyword function's file ids.
+    expect(q.sql.split(matching)).toHaveLength(3);
+    expect(q.sql).toContain('"chunks"."file_id" = any(array(select f.id');
+  });
+
+  it('keeps to the files a request named', () => {
+    const id = '7f1c7a59-3a57-4a54-9a57-59ab9f0b9b57';
+    const q = dialect.sqlToQuery(
+      searchQuery({ ...base, fileIds: [id], filters: { doc_type: '办法' } }),
+    );
+    expect(q.sql).toContain('and f.doc_type = $');
+    expect(q.sql).toMatch(/and f\.id in \(\$\d+::uuid\)\)/);
+  });
+});
