@@ -13,8 +13,20 @@
  * retrieved row still says what its columns are. The repeated header counts toward the
  * chunk's length (a header longer than half a chunk is not repeated). Text without tables is
  * chunked exactly as before tables were known.
+ *
+ * Chunks follow the document's own structure (structure/document-structure.ts): a chunk never
+ * spans two headings, so never two articles (第X条) or numbered items; an article longer than a
+ * chunk is split inside itself as above; a title line (第三章 财政支持) goes with what follows it
+ * rather than into a chunk of its own. Each chunk carries the heading path of where it starts.
+ * Text without headings is chunked exactly as before structure was known.
  */
 import { tableAround, tablePlaces, type TablePlace } from './chunk-tables.ts';
+import {
+  initialStructure,
+  readPageStructure,
+  type PageStructure,
+  type StructureState,
+} from './structure/document-structure.ts';
 
 export interface Chunk {
   content: string;
@@ -32,6 +44,11 @@ export interface LocatedChunk extends Chunk {
    */
   charStart: number;
   charEnd: number;
+  /**
+   * The heading path where the chunk starts (`第三章 财政支持 › 第十二条`, or a section's label
+   * with the structure inside it); absent where the document has none.
+   */
+  headingPath?: string;
 }
 
 export interface ChunkOptions {
@@ -39,6 +56,14 @@ export interface ChunkOptions {
   chunkSize?: number;
   /** Maximum length of the text a chunk repeats from the end of the one before it. */
   overlap?: number;
+}
+
+/** What the chunker knows of the pages' structure besides their text. */
+export interface StructureOptions {
+  /** Each page's own heading path (a section's label), or null. */
+  labels?: readonly (string | null)[];
+  /** Where the structure stands before the first page (see chunkDocument's `states`). */
+  structure?: StructureState;
 }
 
 export const DEFAULT_CHUNK_SIZE = 500;
@@ -68,7 +93,10 @@ const KINDS = BOUNDARIES.length + 2;
 const MIN_FILL = 0.5;
 
 /** Chunks of every page, in page order, each at most `chunkSize` code points long. */
-export function chunkPages(pages: readonly string[], options: ChunkOptions = {}): Chunk[] {
+export function chunkPages(
+  pages: readonly string[],
+  options: ChunkOptions & StructureOptions = {},
+): Chunk[] {
   return locatedChunkPages(pages, options).map(({ content, page, index }) => ({
     content,
     page,
@@ -79,25 +107,80 @@ export function chunkPages(pages: readonly string[], options: ChunkOptions = {})
 /** chunkPages, with each chunk's place in its page's text. */
 export function locatedChunkPages(
   pages: readonly string[],
-  options: ChunkOptions = {},
+  options: ChunkOptions & StructureOptions = {},
 ): LocatedChunk[] {
+  return chunkDocument(pages, options).chunks;
+}
+
+/**
+ * locatedChunkPages, with the structure's state where each page begins: given `states[i]` as
+ * `structure` (and the labels from page i on), pages i… chunk exactly as they do in the whole
+ * document, which lets a step chunk a range of pages without reading the pages before it.
+ */
+export function chunkDocument(
+  pages: readonly string[],
+  options: ChunkOptions & StructureOptions = {},
+): { chunks: LocatedChunk[]; states: StructureState[] } {
   const { chunkSize, overlap } = validateOptions(options);
   const chunks: LocatedChunk[] = [];
+  const states: StructureState[] = [];
+  let state = options.structure ?? initialStructure();
   pages.forEach((pageText, pageIndex) => {
+    states.push(state);
     const text = normaliseWhitespace(pageText);
+    const structure = readPageStructure(text, state, options.labels?.[pageIndex] ?? null);
+    state = structure.state;
     if (text === '') return;
     const toOriginal = originalOffsets(pageText, text);
-    for (const piece of splitText(text, chunkSize, overlap)) {
-      chunks.push({
-        content: piece.content,
-        page: pageIndex + 1,
-        index: chunks.length,
-        charStart: toOriginal.start(piece.start),
-        charEnd: toOriginal.end(piece.end),
-      });
+    for (const segment of segmentsOf(text, structure)) {
+      const segmentText = text.slice(segment.start, segment.end);
+      for (const piece of splitText(segmentText, chunkSize, overlap)) {
+        chunks.push({
+          content: piece.content,
+          page: pageIndex + 1,
+          index: chunks.length,
+          charStart: toOriginal.start(segment.start + piece.start),
+          charEnd: toOriginal.end(segment.start + piece.end),
+          ...(segment.path === null ? {} : { headingPath: segment.path }),
+        });
+      }
     }
   });
-  return chunks;
+  return { chunks, states };
+}
+
+/** A stretch of a page's text that chunks apart from the rest, and its heading path. */
+interface Segment {
+  start: number;
+  end: number;
+  path: string | null;
+}
+
+/**
+ * A page's text cut at its headings: each heading starts a segment, except one that follows
+ * title lines only (第三章 财政支持 above 第十二条), which joins them, so no chunk is a bare title
+ * unless the title ends the page. The text before the first heading continues what the page
+ * before ended with.
+ */
+function segmentsOf(text: string, structure: PageStructure): Segment[] {
+  const segments: Segment[] = [];
+  let current: Segment = { start: 0, end: text.length, path: structure.startPath };
+  // Whether the current segment holds nothing yet but title lines (or nothing at all).
+  let titlesOnly = true;
+  let lastEnd = 0;
+  for (const heading of structure.headings) {
+    const gap = text.slice(lastEnd, heading.start).trim();
+    if (titlesOnly && gap === '') {
+      current.path = heading.path;
+    } else {
+      segments.push({ ...current, end: heading.start });
+      current = { start: heading.start, end: text.length, path: heading.path };
+    }
+    titlesOnly = heading.titleOnly;
+    lastEnd = heading.end;
+  }
+  segments.push(current);
+  return segments;
 }
 
 /**

@@ -8,7 +8,7 @@ import { createModelClient } from '#shared/model/client';
 import { knowledgeConfig, type IngestSettings } from '../config';
 import * as schema from '../db/schema';
 import { EMBEDDING_COLUMN_DIMENSIONS, type FileFormat } from '../db/schema';
-import { locatedChunkPages, type LocatedChunk } from '../ingest/chunker';
+import { chunkDocument, type LocatedChunk } from '../ingest/chunker';
 import { detectFormat } from '../ingest/detect-format';
 import { DocumentError, documentErrorOf, unsupportedFormat } from '../ingest/document-error';
 import { embedTexts } from '../ingest/embed';
@@ -20,6 +20,7 @@ import {
 } from '../ingest/page-text';
 import { PdfTextError } from '../ingest/pdf-failure';
 import { ocrPageLayout } from '../ingest/ocr-layout';
+import type { StructureState } from '../ingest/structure/document-structure';
 import type { PageLayout, PageTextSource } from '../ingest/pdf-layout';
 import type { KnowledgeDb } from '../store/files';
 import {
@@ -184,6 +185,7 @@ export function begin(ctx: StepContext, fileId: string, workflowId: string): Pro
     const chunkPlan = planAtOnce(
       ctx,
       sections.map((section) => section.text),
+      sections.map((section) => section.label),
     );
     const progress: Progress = {
       status: 'processing',
@@ -407,37 +409,61 @@ async function chunksOf(
   ctx: StepContext,
   kdb: KnowledgeDb,
   fileId: string,
-  pages?: PageRange & { firstIndex: number },
-): Promise<LocatedChunk[]> {
+  pages?: PageRange & { firstIndex: number; structure?: StructureState },
+): Promise<Chunked> {
   const rows = await kdb.run(pagesOf(kdb.db, fileId, pages));
   const firstPage = pages?.first ?? 1;
   const texts: string[] = [];
-  for (const row of rows) texts[row.page - firstPage] = row.text;
+  const labels: (string | null)[] = [];
+  for (const row of rows) {
+    texts[row.page - firstPage] = row.text;
+    labels[row.page - firstPage] = row.label;
+  }
   return chunkTexts(
     ctx,
     Array.from(texts, (text) => text ?? ''),
-    firstPage,
-    pages?.firstIndex ?? 0,
+    {
+      labels,
+      firstPage,
+      firstIndex: pages?.firstIndex ?? 0,
+      structure: pages?.structure,
+    },
   );
+}
+
+/** A document's chunks, and where its structure stands at each page (chunkDocument). */
+interface Chunked {
+  chunks: LocatedChunk[];
+  states: StructureState[];
 }
 
 /** The chunks of consecutive pages' texts, the first of them page `firstPage`. */
 function chunkTexts(
   ctx: StepContext,
   texts: readonly string[],
-  firstPage = 1,
-  firstIndex = 0,
-): LocatedChunk[] {
+  options: {
+    labels?: readonly (string | null)[];
+    firstPage?: number;
+    firstIndex?: number;
+    structure?: StructureState;
+  } = {},
+): Chunked {
+  const { firstPage = 1, firstIndex = 0 } = options;
   const ingest = settings(ctx);
-  const chunks = locatedChunkPages(texts, {
+  const { chunks, states } = chunkDocument(texts, {
     chunkSize: ingest.chunkSize,
     overlap: ingest.chunkOverlap,
+    labels: options.labels,
+    structure: options.structure,
   });
-  return chunks.map((chunk) => ({
-    ...chunk,
-    page: chunk.page + firstPage - 1,
-    index: chunk.index + firstIndex,
-  }));
+  return {
+    chunks: chunks.map((chunk) => ({
+      ...chunk,
+      page: chunk.page + firstPage - 1,
+      index: chunk.index + firstIndex,
+    })),
+    states,
+  };
 }
 
 /** One chunk step's work: chunks `from`…`to - 1`, on pages `first`…`last`. */
@@ -446,6 +472,11 @@ export interface ChunkBatch extends PageRange {
   to: number;
   /** The index of the first chunk on page `first`. */
   firstIndex: number;
+  /**
+   * Where the document's structure stands at page `first`, so that the step chunks its pages as
+   * the whole document chunks them (absent in batches planned before structure was read).
+   */
+  structure?: StructureState;
 }
 
 /**
@@ -468,19 +499,27 @@ export interface ChunkPlan {
   batches: ChunkBatch[];
 }
 
-const planOf = (ctx: StepContext, chunks: readonly LocatedChunk[]): ChunkPlan => ({
+const planOf = (ctx: StepContext, { chunks, states }: Chunked): ChunkPlan => ({
   chunks: chunks.length,
-  batches: chunkBatches(chunks, settings(ctx).chunksPerStep),
+  batches: chunkBatches(chunks, settings(ctx).chunksPerStep, states),
 });
 
 /** The whole document's chunk plan, if its text is short enough to plan in the step at hand. */
-function planAtOnce(ctx: StepContext, texts: readonly string[]): ChunkPlan | undefined {
+function planAtOnce(
+  ctx: StepContext,
+  texts: readonly string[],
+  labels?: readonly (string | null)[],
+): ChunkPlan | undefined {
   let length = 0;
   for (const text of texts) length += text.length;
-  return length <= PLAN_AT_ONCE_CHARS ? planOf(ctx, chunkTexts(ctx, texts)) : undefined;
+  return length <= PLAN_AT_ONCE_CHARS ? planOf(ctx, chunkTexts(ctx, texts, { labels })) : undefined;
 }
 
-function chunkBatches(chunks: readonly LocatedChunk[], perStep: number): ChunkBatch[] {
+function chunkBatches(
+  chunks: readonly LocatedChunk[],
+  perStep: number,
+  states: readonly StructureState[],
+): ChunkBatch[] {
   const firstOnPage = new Map<number, number>();
   for (const chunk of chunks)
     if (!firstOnPage.has(chunk.page)) firstOnPage.set(chunk.page, chunk.index);
@@ -494,6 +533,7 @@ function chunkBatches(chunks: readonly LocatedChunk[], perStep: number): ChunkBa
       first,
       last: chunks[to - 1]!.page,
       firstIndex: firstOnPage.get(first)!,
+      structure: states[first - 1],
     });
   }
   return batches;
@@ -513,7 +553,7 @@ export function indexChunks(
   return guarded(ctx, fileId, async (kdb) => {
     const file = await loadFile(ctx, kdb, fileId);
     const config = knowledgeConfig(ctx.env);
-    const slice = (await chunksOf(ctx, kdb, fileId, batch)).filter(
+    const slice = (await chunksOf(ctx, kdb, fileId, batch)).chunks.filter(
       (chunk) => chunk.index >= batch.from && chunk.index < batch.to,
     );
     const { vectors } = await embedTexts(

@@ -175,7 +175,7 @@ function sourceColumns(source: PageTextSource | undefined) {
 /** The file's page texts, all of them or those from `range.first` to `range.last`. */
 export const pagesOf = (db: Queries, fileId: string, range?: { first: number; last: number }) =>
   db
-    .select({ page: filePages.page, text: filePages.text })
+    .select({ page: filePages.page, text: filePages.text, label: filePages.label })
     .from(filePages)
     .where(
       and(
@@ -195,6 +195,8 @@ export interface NewChunk {
   /** Where the chunk stands in its page's text (chunks.char_start, char_end). */
   charStart?: number;
   charEnd?: number;
+  /** The chunk's heading path (chunks.heading_path), if its document has structure. */
+  headingPath?: string | null;
   embedding: number[];
 }
 
