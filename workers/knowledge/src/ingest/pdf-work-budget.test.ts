@@ -74,7 +74,9 @@ describe('the per-document work budget', () => {
     expect(await reasonOf(extractPdfLayout(bytes, { ...LIMITS, budget, pages }))).toBe('accepted');
   });
 
-  it('meters two documents read at once apart', async () => {
+  // Two PDFs parsed at once: seconds of CPU on a loaded 2-core machine (the default 5 s ran out
+  // in a CI run beside other work); what is checked is the outcome, not the time.
+  it('meters two documents read at once apart', { timeout: 60_000 }, async () => {
     const [bomb, ordinary] = await Promise.all([
       reasonOf(extractPdfText(bytesOf('shared-content-20-pages'), LIMITS)),
       reasonOf(extractPdfText(CHINESE_POLICY_PRINTED.bytes(), LIMITS)),
