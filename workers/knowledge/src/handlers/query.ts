@@ -4,7 +4,7 @@ import { knowledgeDb, type KnowledgeCall } from '../call';
 import { EMBEDDING_COLUMN_DIMENSIONS } from '../db/schema';
 import { embedTexts } from '../ingest/embed';
 import { queryTerms } from '../ingest/search-terms';
-import { searchChunks, type SearchMode } from '../store/search';
+import { searchChunks, type SearchMatch, type SearchMode } from '../store/search';
 import { givenFilters, type SearchFilters } from '../store/search-filters';
 import { smallReadableScope, requireReadable } from './collection-access';
 
@@ -40,8 +40,15 @@ export async function query(
     filters: givenFilters(params),
   });
   const min = params.similarity_threshold;
-  return min === undefined ? found : found.filter((r) => r.similarity >= min);
+  const results = (found as WithHeadingPath[]).map((r) => ({
+    ...r,
+    heading_path: r.heading_path ?? null,
+  }));
+  return min === undefined ? results : results.filter((r) => r.similarity >= min);
 }
+
+/** A result with its chunk's heading path, which the statement selects (chunks.heading_path). */
+type WithHeadingPath = SearchMatch & { heading_path?: string | null };
 
 /**
  * Checks the collections asked for; without any (and without files, which narrow the search

@@ -242,7 +242,7 @@ export function searchQuery(options: SearchOptions): SQL {
     select fused.id, 1 - coalesce(fused.distance, ${chunks.embedding} <=> ${literal}) as similarity,
            ${chunks.content} as content, ${chunks.fileId} as file_id, f.name as file_name,
            ${chunks.collectionId} as collection_id, col.name as collection_name,
-           ${chunks.page} as page, p.label as section, p.source as text_source, fused.vector_rank, fused.keyword_rank,
+           ${chunks.page} as page, p.label as section, ${chunks.headingPath} as heading_path, p.source as text_source, fused.vector_rank, fused.keyword_rank,
            fused.status, ${incomingRelations(sql`f.id`, sql`f.doc_number`)} as relations
     from candidates fused
     join ${chunks} on ${chunks.id} = fused.id
