@@ -414,6 +414,7 @@ function sourceOf({
   collection_name,
   page,
   section,
+  heading_path,
   text_source,
   similarity,
 }: QueryResult) {
@@ -424,6 +425,7 @@ function sourceOf({
     collection_name,
     page,
     section,
+    heading_path: heading_path ?? null,
     text_source,
     similarity,
     chunk_id: id,

@@ -60,3 +60,27 @@ describe('the answer’s language', () => {
     expect(buildPrompt('q', [], 'zh')).toMatch(/^5\. Answer in Chinese/m);
   });
 });
+
+describe('the context items', () => {
+  const item = {
+    content: '对符合条件的个人创业担保贷款给予贴息。',
+    file_name: 'x.pdf',
+    page: 3,
+  };
+
+  it('name where each passage stands in its document, when it is known', () => {
+    const prompt = buildPrompt('贴息多少', [
+      { ...item, heading_path: '第四章 贴息和担保 › 第十一条' },
+      { ...item, page: 4, heading_path: null },
+      { ...item, page: 5 },
+    ]);
+    expect(prompt).toContain('[1] (file: x.pdf, page 3, 第四章 贴息和担保 › 第十一条)\n对符合');
+    expect(prompt).toContain('[2] (file: x.pdf, page 4)\n');
+    expect(prompt).toContain('[3] (file: x.pdf, page 5)\n');
+  });
+
+  it('keep the header one parenthesised group whatever the path says', () => {
+    const prompt = buildPrompt('q', [{ ...item, heading_path: '一、总体要求 › (1)\n建立机制' }]);
+    expect(prompt).toContain('[1] (file: x.pdf, page 3, 一、总体要求 › （1） 建立机制)\n');
+  });
+});

@@ -5,6 +5,8 @@ export interface ContextItem {
   content: string;
   file_name: string;
   page: number;
+  /** Its chapter and article, or numbered section (`第三章 财政支持 › 第十二条`), if known. */
+  heading_path?: string | null;
 }
 
 /** A page of a chosen file, whole (or its retrieved chunks, marked `excerpt`). */
@@ -61,7 +63,7 @@ export function buildPrompt(
   const context = items
     .map(
       (item, i) =>
-        `[${i + 1}] (file: ${oneLine(item.file_name)}, page ${item.page})\n${neutralise(item.content)}`,
+        `[${i + 1}] (file: ${oneLine(item.file_name)}, page ${item.page}${where(item)})\n${neutralise(item.content)}`,
     )
     .join('\n\n');
   return framed({
@@ -74,6 +76,15 @@ export function buildPrompt(
     question,
     language,
   });
+}
+
+/**
+ * ", 第三章 财政支持 › 第十二条": where in its document an item stands, so that the answer can
+ * say so. Its own parentheses become full-width ones, so that the header stays one group.
+ */
+function where(item: ContextItem): string {
+  if (!item.heading_path) return '';
+  return `, ${oneLine(neutralise(item.heading_path)).replace(/\(/g, '（').replace(/\)/g, '）')}`;
 }
 
 /**
