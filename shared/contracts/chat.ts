@@ -205,6 +205,16 @@ with what was answered by then, marked \`incomplete\`.
         sources: z.array(ChatSource),
         done: ChatDone,
         refusal: ChatRefusal,
+        /**
+         * Before the answer, when the request sent no `filters` and the question states some in
+         * words ("只看杭州市2024年以后的文件"): the filters applied. Re-ask with `filters: {}` to
+         * drop them.
+         */
+        filters: z.object({
+          request_id: z.string(),
+          filters: DocumentFilters,
+          proposed: z.literal(true),
+        }),
       },
     }),
     CreateChatCompletion: method({

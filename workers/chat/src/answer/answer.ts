@@ -12,7 +12,7 @@ import { sseEvent, type RpcClientOf } from '#shared/service';
 import type { AnswerSettings } from '../config';
 import { citedNumbers, citedPages } from './citations';
 import { checkSupport } from './support';
-import { markupNeutraliser, neutraliseEcho } from './markup';
+import { markupNeutraliser, neutraliseEcho, neutraliseMarkup } from './markup';
 import type { ChatErrorCode } from '#shared/errors/catalogue';
 import { languageOf, type Language } from './language';
 import {
@@ -23,6 +23,8 @@ import {
   systemMessage,
 } from './prompt';
 import { refusalCodes, type TurnOutcome } from './turn';
+import type { Filters } from './propose-filters';
+import { validityNote } from './validity-note';
 
 /** The spec's fixed figures: results asked of knowledge, tokens and temperature. */
 export const TOP_RESULTS = 10;
@@ -83,6 +85,12 @@ export function startRetrieval(
   fileIds: string[] | undefined,
   collectionIds: string[] | undefined,
   settings: Pick<AnswerSettings, 'contextChars' | 'filesTop'>,
+  /**
+   * What the documents must say of themselves (issuer, 文号, dates, type, in force), for a
+   * search of the whole base or of collections; a chat limited to files reads the files the
+   * user chose, whatever they say.
+   */
+  filters?: Filters,
 ): Retrieval {
   const started = fileIds
     ? {
@@ -100,6 +108,7 @@ export function startRetrieval(
           text: prompt,
           top: TOP_RESULTS,
           ...(collectionIds ? { collection_id: collectionIds.join(',') } : {}),
+          ...filters,
         }),
       };
   // Observed by answer(), unless the call is refused first.
@@ -250,6 +259,13 @@ async function* answerIn(
   }
 
   const sources = prepared.sources(answerText);
+  // A cited document repealed, amended or expired: said after the answer, as text every client
+  // shows (validity-note.ts). Not part of what the support check reads.
+  const note = validityNote(sources, language);
+  if (note) {
+    yield content(safe ? neutraliseMarkup(note) : note);
+    if (outcome) outcome.answer = answerText + note;
+  }
   let support: Support[] | undefined;
   try {
     support = prepared.support(answerText);
@@ -306,7 +322,11 @@ function prepareAll(
       const order = citedNumbers(answer, kept.length);
       return kept.map((result, i) => {
         const at = order.indexOf(i);
-        return { ...sourceOf(result), citation: at < 0 ? null : at + 1 };
+        return {
+          ...sourceOf(result),
+          ...(result.validity ? { validity: result.validity } : {}),
+          citation: at < 0 ? null : at + 1,
+        };
       });
     },
     support: (answer) =>

@@ -7,6 +7,7 @@ import { standaloneQuestion } from './condense';
 import type { chatConfig } from '../config';
 import type { ChatCall } from '../call';
 import { historyMessages, recentTurns, type PastTurn } from './history';
+import type { Filters } from './propose-filters';
 
 export interface GroundingRequest {
   /** The question as asked. */
@@ -19,6 +20,8 @@ export interface GroundingRequest {
   turns: readonly (PastTurn & { retrievalQuestion?: string })[];
   /** The files or collections to search; neither (or null) searches the whole base. */
   scope: { fileIds?: string[] | null; collectionIds?: string[] | null };
+  /** Document filters for the search (the request's, or proposed from the question). */
+  filters?: Filters;
 }
 
 export interface GroundedTurn {
@@ -66,6 +69,7 @@ export async function groundedTurn(
     request.scope.fileIds ?? undefined,
     request.scope.collectionIds ?? undefined,
     config.answer,
+    request.filters,
   );
   // The model reads the turns as they were asked, not as they were searched.
   const history = historyMessages(recentTurns(request.turns, config.answer.history));

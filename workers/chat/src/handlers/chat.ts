@@ -11,6 +11,7 @@ import type { PastTurn } from '../answer/history';
 import { languageOf } from '../answer/language';
 import * as store from '../store/conversations';
 import { startOutcome, type TurnOutcome } from '../answer/turn';
+import { proposeFilters } from '../answer/propose-filters';
 
 type Impl = ServiceImpl<typeof chatService, ChatEnv, Principal>;
 type ChatBody = Parameters<Impl['Chat']>[0]['body'];
@@ -60,10 +61,14 @@ export const chat: Impl['Chat'] = async ({ body }, ctx) => {
     scope = asked ?? { fileIds: null, collectionIds: null };
   }
 
+  // The body's filters, even empty ones, are the user's word; without any, those the question
+  // states in words (propose-filters.ts), told in the `filters` event so they can be removed.
+  const proposed = body.filters === undefined ? proposeFilters(body.prompt) : undefined;
+  const filters = body.filters ?? proposed;
   const { retrievalQuestion, retrieval, history } = await groundedTurn(
     ctx,
     { config, model, requestId },
-    { question: body.prompt, turns, scope },
+    { question: body.prompt, turns, scope, ...(filters ? { filters } : {}) },
   );
   const turn = {
     id: crypto.randomUUID(),
@@ -82,6 +87,13 @@ export const chat: Impl['Chat'] = async ({ body }, ctx) => {
         created: conversation.created,
         title: conversation.title,
       });
+      if (proposed) {
+        yield sseEvent('filters', {
+          request_id: requestId,
+          filters: proposed,
+          proposed: true as const,
+        });
+      }
       yield* answer(
         {
           prompt: body.prompt,

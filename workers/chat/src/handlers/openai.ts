@@ -8,7 +8,7 @@ import { groundedTurn } from '../answer/grounding';
 import { languageOf } from '../answer/language';
 import { startOutcome } from '../answer/turn';
 import { pieces, type Piece } from '../openai/chunks';
-import { BASE_MODEL, conversationOf, groundingOf } from '../openai/request';
+import { BASE_MODEL, conversationOf, filtersOf, groundingOf } from '../openai/request';
 
 type Impl = ServiceImpl<typeof chatService, ChatEnv, Principal>;
 
@@ -36,7 +36,9 @@ export const createChatCompletion: Impl['CreateChatCompletion'] = async ({ body 
   const { retrievalQuestion, retrieval, history } = await groundedTurn(
     ctx,
     { config, model, requestId },
-    { question, turns, scope: grounding },
+    // The `kbchat.filters` extension; none are proposed from the question here: this door's
+    // clients have no way to see or remove them.
+    { question, turns, scope: grounding, ...filtersOf(body) },
   );
   const outcome = startOutcome(languageOf(question));
   const items = answer(

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { CollectionIds, FileIds } from '#shared/contracts/common';
+import type { DocumentFilters } from '#shared/contracts/document-metadata';
 import type { ChatCompletionRequest, OpenAiMessage } from '#shared/contracts/openai';
 import { AppError } from '#shared/errors/app-error';
 import type { PastTurn } from '../answer/history';
@@ -33,6 +34,14 @@ export function groundingOf(model: string): Grounding {
 }
 
 type Message = z.output<typeof OpenAiMessage>;
+
+/** The request's document filters (the `kbchat.filters` extension), for groundedTurn. */
+export function filtersOf(body: Pick<z.output<typeof ChatCompletionRequest>, 'kbchat'>): {
+  filters?: z.output<typeof DocumentFilters>;
+} {
+  const filters = body.kbchat?.filters;
+  return filters ? { filters } : {};
+}
 
 export interface Conversation {
   /** The last user message. */
