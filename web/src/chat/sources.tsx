@@ -8,9 +8,16 @@ import { useEffect } from 'preact/hooks';
 import { preparePdfViewer } from '../viewer/pdf-engine';
 import { orderSources, type NumberedSource } from './source-order';
 
-/** Where a source was found: its page, or its section's headings (formats without pages). */
-const sourcePlace = (source: ChatSource, m: Messages) =>
-  source.section ? m.chat.sourceSection(source.section) : m.chat.sourcePage(source.page);
+/**
+ * Where a source was found: its page, with its chapter and article when the document has them
+ * (`第三章 财政支持 › 第十二条 · 第 2 页`), or its section's headings for formats without pages
+ * (the heading path, when there is one, is the section's label and what lies within it).
+ */
+const sourcePlace = (source: ChatSource, m: Messages) => {
+  const path = source.heading_path;
+  if (source.section) return m.chat.sourceSection(path ?? source.section);
+  return path ? m.chat.sourceHeading(path, source.page) : m.chat.sourcePage(source.page);
+};
 
 export interface SourcesProps {
   sources: readonly ChatSource[];

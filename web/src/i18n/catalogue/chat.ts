@@ -37,6 +37,8 @@ export const chat = translations({
     ocrBadgeTitle: 'Text read by OCR from a scanned page: check it against the original.',
     sourcePage: (page: number) => `page ${formatInteger(page)}`,
     sourceSection: (section: string) => `section “${section}”`,
+    /** A passage's chapter and article (or numbered section) with its page. */
+    sourceHeading: (path: string, page: number) => `${path} · page ${formatInteger(page)}`,
     openSource: (number: number, file: string, place: string) =>
       `Source ${formatInteger(number)}: ${file}, ${place} (opens the document at the passage)`,
     citationLabel: (number: number, file: string, place: string) =>
@@ -109,6 +111,7 @@ export const chat = translations({
     ocrBadgeTitle: '该页文字由扫描件 OCR 识别，请与原件核对。',
     sourcePage: (page) => `第 ${formatInteger(page)} 页`,
     sourceSection: (section) => `章节“${section}”`,
+    sourceHeading: (path, page) => `${path} · 第 ${formatInteger(page)} 页`,
     openSource: (number, file, place) =>
       `出处 ${formatInteger(number)}：${file}，${place}（在文档中打开该段落）`,
     citationLabel: (number, file, place) => `出处 ${formatInteger(number)}：${file}，${place}`,
