@@ -17,6 +17,7 @@ import {
   renameCollection,
 } from './handlers/collections';
 import { download, list, move, progress, remove, retry, status } from './handlers/files';
+import { deleteFileRelation, postRelation, putMetadata } from './handlers/metadata';
 import { query } from './handlers/query';
 import { upload } from './handlers/upload';
 import { getChunk, getPage } from './handlers/viewer';
@@ -48,6 +49,9 @@ export const knowledgeImpl: ServiceImpl<typeof knowledgeService, KnowledgeEnv, P
   DeleteFile: remove,
   GetDownload: download,
   PostFileMove: move,
+  PutFileMetadata: putMetadata,
+  PostFileRelation: postRelation,
+  DeleteFileRelation: deleteFileRelation,
   GetCollections: listCollections,
   GetCollection: getCollection,
   PostCollection: createCollection,

@@ -16,6 +16,7 @@ import {
 } from '../store/files';
 import { getOriginal } from '../store/originals';
 import { parseByteRange, type FileDownload } from '#shared/service/file-download';
+import { callValidity, validityIn } from './metadata';
 import { removeFile } from './remove-file';
 import { fileView, progressView } from './views';
 
@@ -28,19 +29,28 @@ export async function list(
   const filter = { ids: params.file_id, collectionIds: params.collection_id };
   const kdb = knowledgeDb(ctx);
   if (!params.with_content) {
-    return (await kdb.run(listFiles(kdb.db, filter))).map((row) =>
-      fileView(row.file, row.collectionName),
+    const rows = await kdb.run(listFiles(kdb.db, filter));
+    const validity = await callValidity(
+      ctx,
+      rows.map((row) => row.file.id),
+    );
+    return rows.map((row) =>
+      fileView(row.file, row.collectionName, undefined, validity.get(row.file.id)),
     );
   }
   // The text of many long files is more than one HTTP answer carries: a session reads it.
   return kdb.transaction(async (tx) => {
     const rows = await listFiles(tx, filter);
-    const contents = await fileContents(
-      tx,
-      rows.map((row) => row.file.id),
-    );
+    const ids = rows.map((row) => row.file.id);
+    const contents = await fileContents(tx, ids);
+    const validity = await validityIn(tx, ids);
     return rows.map((row) =>
-      fileView(row.file, row.collectionName, contents.get(row.file.id) ?? ''),
+      fileView(
+        row.file,
+        row.collectionName,
+        contents.get(row.file.id) ?? '',
+        validity.get(row.file.id),
+      ),
     );
   });
 }
@@ -51,7 +61,7 @@ export async function list(
  * for whoever may delete it (else 403): editors and owners of its collection; in the shared
  * collection its uploader or a SUPER_ADMIN. The policies enforce the same; this says why.
  */
-async function fileFor(
+export async function fileFor(
   ctx: KnowledgeCall,
   id: string,
   options: { manage?: boolean; collection?: string } = {},
@@ -101,7 +111,8 @@ export async function download(
 
 export async function status({ id }: { id: string }, ctx: KnowledgeCall) {
   reviveSoon(ctx.env, ctx.log, ctx.waitUntil);
-  return progressView((await fileFor(ctx, id)).file);
+  const { file } = await fileFor(ctx, id);
+  return progressView(file, (await callValidity(ctx, [id])).get(id));
 }
 
 const PROGRESS_POLL_MS = 500;

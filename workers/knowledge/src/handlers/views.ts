@@ -1,7 +1,11 @@
 import type { FileRow } from '../db/schema';
+import type { FileValidity } from './metadata';
 
-/** What clients see of a file's progress. */
-export const progressView = (row: FileRow) => ({
+/**
+ * What clients see of a file's progress, with what the document says of itself and, where the
+ * caller worked it out (file_status, the list), whether it still holds.
+ */
+export const progressView = (row: FileRow, validity?: FileValidity) => ({
   id: row.id,
   name: row.name,
   status: row.status,
@@ -11,11 +15,30 @@ export const progressView = (row: FileRow) => ({
   chunks_done: row.chunksDone,
   ...textSources(row),
   ...(row.errorCode ? { error: { code: row.errorCode, message: row.errorMessage ?? '' } } : {}),
+  metadata: metadataView(row),
+  ...(validity ? { validity } : {}),
+});
+
+/** What the document says of itself, and who set each field (extracted, or a person). */
+export const metadataView = (row: FileRow) => ({
+  title: row.title,
+  doc_number: row.docNumber,
+  issuers: row.issuers,
+  issued_on: row.issuedOn,
+  effective_on: row.effectiveOn,
+  expires_on: row.expiresOn,
+  doc_type: row.docType,
+  origin: row.metadataOrigin,
 });
 
 /** What clients see of a file in the list. */
-export const fileView = (row: FileRow, collectionName: string, content?: string) => ({
-  ...progressView(row),
+export const fileView = (
+  row: FileRow,
+  collectionName: string,
+  content?: string,
+  validity?: FileValidity,
+) => ({
+  ...progressView(row, validity),
   collection: { id: row.collectionId, name: collectionName },
   size: row.size,
   format: row.format,

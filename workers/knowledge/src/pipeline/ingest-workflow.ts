@@ -3,6 +3,7 @@ import { createLogger } from '#shared/log/logger';
 import { knowledgeConfig } from '../config';
 import { KNOWLEDGE_MODULE } from '../module';
 import { moduleName } from '#shared/module/module-app';
+import { readDocumentMetadata } from './metadata-step';
 import {
   begin,
   composePdfText,
@@ -69,6 +70,8 @@ export class IngestFile extends WorkflowEntrypoint<KnowledgeEnv, IngestParams> {
         }
         await step.do('page text', config, () => composePdfText(ctx, fileId));
       }
+      // What the document says of itself and how it relates to others, once its text is read.
+      await step.do('document metadata', config, () => readDocumentMetadata(ctx, fileId));
       // Named apart from the earlier 'plan chunks' (whose result had no batches): an ingest
       // that was under way across a deploy plans again instead of replaying that result.
       const { chunks, batches } =
