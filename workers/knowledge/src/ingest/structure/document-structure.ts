@@ -20,7 +20,7 @@
  * The structure continues across pages: the state after one page is where the next one starts,
  * and it is plain data, so that a later step can resume reading at any page. A page with a
  * label (a section of a document with headings, whose label is its heading path) starts afresh
- * under that label.
+ * under that label, unless the page before had the same one (a long section's next part).
  */
 
 /** A heading found in a page's text. */
@@ -55,6 +55,8 @@ export interface StructureState {
   last: Record<string, number>;
   /** Whether the text so far ends a paragraph (a heading may start the next page). */
   ended: boolean;
+  /** The label of the page read last, if it had one. */
+  label?: string | null;
 }
 
 export const initialStructure = (): StructureState => ({ open: [], last: {}, ended: true });
@@ -79,7 +81,10 @@ export function readPageStructure(
   state: StructureState,
   label: string | null = null,
 ): PageStructure {
-  let current: StructureState = label === null ? copy(state) : { open: [], last: {}, ended: true };
+  // A new label starts afresh; a section too long for one page goes on under the same label.
+  let current: StructureState =
+    label === null || label === state.label ? copy(state) : initialStructure();
+  current.label = label;
   const pathOf = () => joinPath(label, current.open);
   const startPath = pathOf();
   const headings: HeadingLine[] = [];
@@ -154,6 +159,7 @@ const copy = (state: StructureState): StructureState => ({
   open: state.open.map((heading) => ({ ...heading, numbers: [...heading.numbers] })),
   last: { ...state.last },
   ended: state.ended,
+  label: state.label ?? null,
 });
 
 /** Sentence and clause ends after which a new paragraph, and so a heading, may start. */
@@ -175,7 +181,7 @@ function push(state: StructureState, heading: OpenHeading, resets: readonly stri
     if (resets.some((kind) => key === kind || key.startsWith(`${kind}:`))) delete last[key];
   }
   last[keyOf(heading)] = heading.numbers.at(-1)!;
-  return { open, last, ended: state.ended };
+  return { ...state, open, last };
 }
 
 const keyOf = (heading: OpenHeading) =>
@@ -192,7 +198,8 @@ const ITEMS = ['item1', 'item2', 'item3', 'item4'] as const;
 
 const NUMERAL = '[零〇一二两三四五六七八九十百千]+|[0-9０-９]+';
 const CHINESE_HEADING = new RegExp(`^第(${NUMERAL})([编章节条])[\\s\\u3000]*`, 'u');
-const ANNEX = /^附\s*件\s*([0-9０-９一二三四五六七八九十]*)(?:[\s\u3000：:]+|$)/u;
+// PDF text loses the space after 附件 (附件创业担保贷款申请材料清单): the line being a title is what counts.
+const ANNEX = /^附\s*件\s*([0-9０-９一二三四五六七八九十]*)[\s\u3000：:]*/u;
 const ITEM1 = /^([零〇一二两三四五六七八九十百]+)、[\s\u3000]*/u;
 const ITEM2 = /^[（(]([零〇一二两三四五六七八九十百]+)[）)][\s\u3000]*/u;
 const ITEM3 = /^([0-9０-９]{1,2})(?:[.．](?![0-9０-９])|、)[\s\u3000]*/u;
