@@ -64,12 +64,12 @@ describe('a Chinese policy with chapters and articles', () => {
 });
 
 describe('articles and chunk sizes', () => {
-  const long = `第三条　${Array.from(
+  const long = `第三条\u3000${Array.from(
     { length: 30 },
     (_, i) => `申请人第${i + 1}次提交的材料应当真实完整。`,
   ).join('')}`;
   const pages = [
-    `第一章　总则\n\n第一条　短条文。\n\n第二条　也很短。\n\n${long}\n\n第四条　最后一条。`,
+    `第一章\u3000总则\n\n第一条\u3000短条文。\n\n第二条\u3000也很短。\n\n${long}\n\n第四条\u3000最后一条。`,
   ];
   const chunks = locatedChunkPages(pages, { chunkSize: 120, overlap: 30 });
 
