@@ -5,6 +5,10 @@ describe('filters proposed from the question', () => {
   it.each([
     ['只看杭州市2024年以后的文件', { issuer: '杭州市', issued_from: '2024-01-01' }],
     [
+      '西湖区2024年以来发布的办法：补贴标准',
+      { issuer: '西湖区', doc_type: '办法', issued_from: '2024-01-01' },
+    ],
+    [
       '2024年以来四川省发布的办法',
       { issuer: '四川省', doc_type: '办法', issued_from: '2024-01-01' },
     ],

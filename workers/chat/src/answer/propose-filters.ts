@@ -43,7 +43,7 @@ const DOC_TYPES = [
 ];
 /** A type named as what is asked for: after 的 or a verb of issuing, at the end of a phrase. */
 const DOC_TYPE = new RegExp(
-  String.raw`(?:的|发布|印发|出台|制定|颁布)(${DOC_TYPES.join('|')})(?=$|[\s，。,.?？!！]|中|里|有|哪|是|吗|对)`,
+  String.raw`(?:的|发布|印发|出台|制定|颁布)(${DOC_TYPES.join('|')})(?=$|[\s，。,.?？!！:：;；]|中|里|有|哪|是|吗|对)`,
   'u',
 );
 
