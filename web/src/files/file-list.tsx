@@ -1,3 +1,4 @@
+import type { KnowledgeFile } from '../api/services';
 import { collectionName, mayManageFile } from '../collection-access';
 import type { CollectionStore } from '../collection-store';
 import { confirmDialog } from '../components/confirm-dialog';
@@ -9,6 +10,7 @@ import { failureText } from '../i18n/failure';
 import { messages, type Messages } from '../i18n/messages';
 import type { KnowledgeStore } from '../knowledge-store';
 import { FileRow, type FileRowActions } from './file-row';
+import { editDetailsDialog } from './edit-details-dialog';
 import { moveFileDialog } from './move-file-dialog';
 
 export interface FileListProps {
@@ -53,8 +55,40 @@ export function FileList({ store, collections, labelledBy, say, complain }: File
     }
   }
 
+  /** Edit details: the dialog changes relations at once and the fields when saved. */
+  async function editDetails(file: KnowledgeFile, working: (on: boolean) => void) {
+    complain(undefined);
+    const reason = (err: unknown): Localized => {
+      const failure = ctx.fail(err);
+      return failure.status === 403
+        ? t((m) => m.metadata.onlyManagerMay)
+        : t((m) => failureText(failure, m));
+    };
+    const options = { signal: ctx.signal };
+    const updated = await editDetailsDialog(file, {
+      save: (change) =>
+        ctx.api.knowledge.PutFileMetadata({ body: { id: file.id, ...change } }, options),
+      addRelation: (request) =>
+        ctx.api.knowledge.PostFileRelation({ body: { file_id: file.id, ...request } }, options),
+      async removeRelation(id) {
+        await ctx.api.knowledge.DeleteFileRelation({ id }, options);
+        const [after] = await ctx.api.knowledge.GetList({ file_id: file.id }, options);
+        if (!after) throw new Error('the file is gone');
+        return after;
+      },
+      reason,
+    });
+    if (!updated) return;
+    working(true);
+    store.update(updated);
+    say(t((m) => m.metadata.saved(file.name)));
+    // Other files' validity may follow from this one's relations: the list is asked again.
+    await store.refresh();
+  }
+
   const actions: FileRowActions = {
     select: (file, on) => store.setSelected(file.id, on),
+    editDetails,
 
     async remove(file, working) {
       // Asked about the file as it is now: it may have become ready since the row was drawn.

@@ -3,6 +3,7 @@ import { useRef, useState } from 'preact/hooks';
 import type { KnowledgeFile } from '../api/services';
 import { DownloadLink } from '../components/download-link';
 import { ProgressBar } from '../components/progress-bar';
+import { DocumentDetails } from './document-details';
 import { useUniqueId } from '../components/unique-id';
 import { fileErrorText, progressShown } from '../file-progress-text';
 import { isSearchable } from '../file-status';
@@ -16,6 +17,8 @@ export interface FileRowActions {
   remove(file: KnowledgeFile, working: Working): Promise<void>;
   retry(file: KnowledgeFile, working: Working): Promise<void>;
   move(file: KnowledgeFile, working: Working): Promise<void>;
+  /** Corrects what the document says of itself and its relations (Edit details). */
+  editDetails(file: KnowledgeFile, working: Working): Promise<void>;
 }
 
 type Working = (on: boolean) => void;
@@ -95,6 +98,7 @@ export function FileRow({ file, selected, canManage, actions }: FileRowProps) {
           {`${uploader.username} · `}
           <time datetime={created_at}>{formatDate(created_at)}</time>
         </p>
+        <DocumentDetails file={file} />
         {searchable && <TextSourceNote file={file} />}
         <ProgressBar
           label={m.files.progressProcessing(file.name)}
@@ -129,6 +133,14 @@ export function FileRow({ file, selected, canManage, actions }: FileRowProps) {
             >
               {m.files.retry}
             </RowButton>
+            {file.status === 'ready' && (
+              <RowButton
+                label={m.metadata.editDetailsNamed(file.name)}
+                run={(working) => actions.editDetails(file, working)}
+              >
+                {m.metadata.editDetails}
+              </RowButton>
+            )}
             <RowButton
               label={m.collections.moveNamed(file.name)}
               run={(working) => actions.move(file, working)}

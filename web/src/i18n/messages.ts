@@ -6,6 +6,7 @@ import { dialogs } from './catalogue/dialogs';
 import { errors } from './catalogue/errors';
 import { files } from './catalogue/files';
 import { login } from './catalogue/login';
+import { metadata } from './catalogue/metadata';
 import { pager } from './catalogue/pager';
 import { record } from './catalogue/record';
 import { support } from './catalogue/support';
@@ -27,6 +28,7 @@ const catalogue = {
   errors,
   files,
   login,
+  metadata,
   pager,
   record,
   support,
