@@ -163,6 +163,18 @@ describe('numbered sections and English policies', () => {
   });
 });
 
+describe('a Markdown section with articles', () => {
+  it('puts the section’s heading line with its first article', () => {
+    const chunks = locatedChunkPages(['## 第一章 总则\n\n第一条 甲。\n\n第二条 乙。'], {
+      labels: ['办法 › 第一章 总则'],
+    });
+    expect(chunks.map(({ content, headingPath }) => [content, headingPath])).toEqual([
+      ['## 第一章 总则\n\n第一条 甲。', '办法 › 第一章 总则 › 第一条'],
+      ['第二条 乙。', '办法 › 第一章 总则 › 第二条'],
+    ]);
+  });
+});
+
 describe('a document without structure', () => {
   it('has no heading paths, and chunks as the plain splitter does', () => {
     const text = Array.from(

@@ -149,6 +149,10 @@ export function chunkDocument(
   return { chunks, states };
 }
 
+/** Whether `text` holds nothing but Markdown heading lines, or nothing at all. */
+const onlyTitles = (text: string) =>
+  text.split('\n').every((line) => line.trim() === '' || /^#{1,6} /u.test(line.trim()));
+
 /** A stretch of a page's text that chunks apart from the rest, and its heading path. */
 interface Segment {
   start: number;
@@ -160,7 +164,8 @@ interface Segment {
  * A page's text cut at its headings: each heading starts a segment, except one that follows
  * title lines only (第三章 财政支持 above 第十二条), which joins them, so no chunk is a bare title
  * unless the title ends the page. The text before the first heading continues what the page
- * before ended with.
+ * before ended with; a section's own heading line there (`## 第一章 总则`, which the section's
+ * label already names) joins the first heading too.
  */
 function segmentsOf(text: string, structure: PageStructure): Segment[] {
   const segments: Segment[] = [];
@@ -169,8 +174,7 @@ function segmentsOf(text: string, structure: PageStructure): Segment[] {
   let titlesOnly = true;
   let lastEnd = 0;
   for (const heading of structure.headings) {
-    const gap = text.slice(lastEnd, heading.start).trim();
-    if (titlesOnly && gap === '') {
+    if (titlesOnly && onlyTitles(text.slice(lastEnd, heading.start))) {
       current.path = heading.path;
     } else {
       segments.push({ ...current, end: heading.start });
