@@ -63,6 +63,13 @@ interface KnowledgeStore {
   smallScopeQuery: () => SQL;
   /** store/search-filters.ts: the condition a files row `f` meets for the filters. */
   fileFilterCondition: (filters: DocumentFilterParams) => SQL | undefined;
+  /** …and the matching files counted, named when they are a small scope (the query handler). */
+  filteredScopeQuery: (
+    condition: SQL,
+    limits: { chunks: number; files: number },
+    within: { fileIds?: string[]; collectionIds?: string[] },
+  ) => SQL;
+  SMALL_SCOPE: { chunks: number; files: number };
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

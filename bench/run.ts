@@ -811,6 +811,7 @@ function printQuery(r: QueryResults): void {
     table(
       [
         'filter',
+        'path',
         'chunks kept',
         'hybrid p50 ms',
         'p95 ms',
@@ -820,6 +821,7 @@ function printQuery(r: QueryResults): void {
       ],
       r.filtered.map((f) => [
         f.name,
+        f.path,
         `${(f.selectivity * 100).toFixed(1)} %`,
         f.hybrid.median_ms.toFixed(2),
         f.hybrid.p95_ms.toFixed(2),

@@ -4,8 +4,13 @@ import { knowledgeDb, type KnowledgeCall } from '../call';
 import { EMBEDDING_COLUMN_DIMENSIONS } from '../db/schema';
 import { embedTexts } from '../ingest/embed';
 import { queryTerms } from '../ingest/search-terms';
-import { searchChunks, type SearchMatch, type SearchMode } from '../store/search';
-import { givenFilters, type SearchFilters } from '../store/search-filters';
+import { searchChunks, SMALL_SCOPE, type SearchMatch, type SearchMode } from '../store/search';
+import {
+  fileFilterCondition,
+  filteredScopeQuery,
+  givenFilters,
+  type SearchFilters,
+} from '../store/search-filters';
 import { smallReadableScope, requireReadable } from './collection-access';
 
 /**
@@ -24,20 +29,25 @@ export async function query(
   } & Partial<SearchFilters>,
   ctx: KnowledgeCall,
 ) {
-  const [vector, readableFileIds] = await Promise.all([
+  const filters = givenFilters(params);
+  const [vector, scope] = await Promise.all([
     embedQuestion(params.text, ctx),
-    searchScope(ctx, params),
+    filters ? filteredScope(ctx, params, filters) : searchScope(ctx, params),
   ]);
+  // No file meets the filters: nothing to search.
+  if (scope === 'none') return [];
+  const small = scope?.kind === 'filtered';
   const found = await searchChunks(knowledgeDb(ctx), {
     mode: params.mode,
     // The original's name (its generated clients send it): the limit wins over `top`'s default.
     top: params.retrieve_limit ?? params.top,
-    fileIds: params.file_id,
+    // The few files that meet the filters are named, in place of the filters (filteredScopeQuery).
+    fileIds: small ? scope.ids : params.file_id,
     collectionIds: params.collection_id,
-    readableFileIds,
+    readableFileIds: scope?.kind === 'readable' ? scope.ids : undefined,
     vector,
     terms: queryTerms(params.text),
-    filters: givenFilters(params),
+    ...(filters && !small ? { filters } : {}),
   });
   const min = params.similarity_threshold;
   const results = (found as WithHeadingPath[]).map((r) => ({
@@ -58,12 +68,42 @@ type WithHeadingPath = SearchMatch & { heading_path?: string | null };
 async function searchScope(
   ctx: KnowledgeCall,
   params: { file_id?: string[]; collection_id?: string[] },
-): Promise<string[] | undefined> {
+): Promise<Scope | undefined> {
   if (params.collection_id) {
     await requireReadable(ctx, params.collection_id);
     return undefined;
   }
-  return params.file_id ? undefined : smallReadableScope(ctx);
+  if (params.file_id) return undefined;
+  const ids = await smallReadableScope(ctx);
+  return ids ? { kind: 'readable', ids } : undefined;
+}
+
+type Scope = { kind: 'readable' | 'filtered'; ids: string[] };
+
+/**
+ * With document filters: the files that meet them (store/search-filters.ts
+ * filteredScopeQuery), named when they are a small scope; `none` when no file does; undefined
+ * when there are more (the statement then filters by itself). Also looked up while the
+ * question is embedded.
+ */
+async function filteredScope(
+  ctx: KnowledgeCall,
+  params: { file_id?: string[]; collection_id?: string[] },
+  filters: SearchFilters,
+): Promise<Scope | 'none' | undefined> {
+  if (params.collection_id) await requireReadable(ctx, params.collection_id);
+  const kdb = knowledgeDb(ctx);
+  const { rows } = await kdb.run(
+    kdb.db.execute<{ files: number; ids: string[] | null }>(
+      filteredScopeQuery(fileFilterCondition(filters)!, SMALL_SCOPE, {
+        fileIds: params.file_id,
+        collectionIds: params.collection_id,
+      }),
+    ),
+  );
+  const found = rows[0];
+  if (!found || Number(found.files) === 0) return 'none';
+  return found.ids ? { kind: 'filtered', ids: found.ids } : undefined;
 }
 
 /** The question's embedding, padded to the column's width. */

@@ -1,7 +1,12 @@
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { searchQuery } from './search';
-import { fileFilterCondition, givenFilters, normaliseDocNumber } from './search-filters';
+import {
+  fileFilterCondition,
+  filteredScopeQuery,
+  givenFilters,
+  normaliseDocNumber,
+} from './search-filters';
 
 const dialect = new PgDialect();
 const render = (filters: Parameters<typeof fileFilterCondition>[0]) => {
@@ -84,5 +89,30 @@ describe('the search statement with filters', () => {
     );
     expect(q.sql).toContain('and f.doc_type = $');
     expect(q.sql).toMatch(/and f\.id in \(\$\d+::uuid\)\)/);
+  });
+});
+
+describe('the matching files, counted before the search', () => {
+  it('names them only within the small-scope limits, within the files and collections asked', () => {
+    const id = '7f1c7a59-3a57-4a54-9a57-59ab9f0b9b57';
+    const q = dialect.sqlToQuery(
+      filteredScopeQuery(
+        fileFilterCondition({ doc_type: '办法' })!,
+        { files: 100, chunks: 1000 },
+        {
+          collectionIds: [id],
+        },
+      ),
+    );
+    expect(q.sql).toContain('case when count(*) <= $1 and coalesce(sum(chunks), 0) <= $2');
+    expect(q.sql).toContain("f.status = 'ready' and f.chunks > 0 and f.doc_type = $3");
+    expect(q.sql).toContain('and f.collection_id in ($4::uuid)');
+    expect(q.sql).toContain('limit $5');
+    expect(q.params).toEqual([100, 1000, '办法', id, 101]);
+  });
+
+  it('keeps a larger set inside the statement, off the file-id index', () => {
+    const q = dialect.sqlToQuery(searchQuery({ ...base, filters: { in_force: true } }));
+    expect(q.sql).toMatch(/\("chunks"\."file_id" = any\(array\(select f\.id .*\)\)\) is true/s);
   });
 });

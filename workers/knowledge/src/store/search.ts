@@ -163,7 +163,10 @@ export function searchQuery(options: SearchOptions): SQL {
   // lists (search-filters.ts). Without filters the statement is the one it always was.
   const condition = fileFilterCondition(options.filters);
   const matching = condition && filteredFileIds(condition, options.fileIds);
-  const filter = matching ? sql`${scope} and ${chunks.fileId} = any(${matching})` : scope;
+  // `is true`: the same test, which the planner cannot serve from the file-id index. Small
+  // scopes come here as named files (filteredScopeQuery); a larger one is better served by the
+  // HNSW scan, filtered row by row, than by reading and sorting every matching chunk.
+  const filter = matching ? sql`${scope} and (${chunks.fileId} = any(${matching})) is true` : scope;
   // Only ready files are searched. Written as "not one of the files still being processed"
   // (an array computed once per statement, usually empty) so that it stays a per-row filter on
   // the index scan, costs no lookup per row, and the planner estimates it as passing nearly
