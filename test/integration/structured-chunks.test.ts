@@ -6,6 +6,8 @@ import { CHINESE_POLICY_PRINTED } from '../../dev/fixtures/printed-fixtures';
 import { indexChunks, planChunks } from '../../workers/knowledge/src/pipeline/steps';
 import { call, createUser, tokenFor } from '../helpers/auth';
 import { queryRows } from '../helpers/database';
+// The README's example document, whose chunks and first source the README shows.
+import TRAVEL_EXPENSES from '../../examples/travel-expenses-zh.md?raw';
 
 // Chunks follow the document's own structure: a chunk never spans two articles, and each
 // carries its heading path, which queries answer (QueryResult.heading_path).
@@ -62,9 +64,9 @@ const stored = (fileId: string) =>
     sql`select index, page, content, heading_path from chunks where file_id = ${fileId} order by index`,
   );
 
-const query = (text: string, fileId: string) =>
+const query = (text: string, fileId: string, mode = 'keyword') =>
   call(
-    `/moduleknowledge/query?text=${encodeURIComponent(text)}&file_id=${fileId}&mode=keyword&top=3`,
+    `/moduleknowledge/query?text=${encodeURIComponent(text)}&file_id=${fileId}&mode=${mode}&top=3`,
     { token },
   ).then((res) => data<Result[]>(res));
 
@@ -137,6 +139,19 @@ describe('a Markdown file with articles in its sections', () => {
     expect(best).toMatchObject({
       section: '青禾市社区服务管理办法 › 第二章 服务内容',
       heading_path: '青禾市社区服务管理办法 › 第二章 服务内容 › 第四条',
+    });
+  });
+});
+
+describe('the README’s example document', () => {
+  it('has a chunk per article, and the README question finds 第三条 first', async () => {
+    const id = await upload(new TextEncoder().encode(TRAVEL_EXPENSES), 'travel-expenses-zh.md');
+    expect(await stored(id)).toHaveLength(8);
+    const [best] = await query('省外出差住宿费每天的限额是多少？', id, 'hybrid');
+    expect(best).toMatchObject({
+      page: 3,
+      section: '某市市级机关差旅费管理办法 › 第二章 住宿费',
+      heading_path: '某市市级机关差旅费管理办法 › 第二章 住宿费 › 第三条',
     });
   });
 });
