@@ -86,6 +86,15 @@ describe('extractDocumentMetadata, as printed', () => {
     });
   });
 
+  it('tells two bodies of one place apart in a signature printed with one space', () => {
+    const extracted = extractDocumentMetadata([
+      '青财社〔2024〕45号\n\n关于做好创业担保贷款贴息资金管理工作的通知\n\n一、贴息资金按季度拨付。\n\n' +
+        '青禾市财政局\u3000青禾市人力资源和社会保障局\n\n二〇二四年九月三十日',
+    ]);
+    expect(extracted.issuers).toEqual(['青禾市财政局', '青禾市人力资源和社会保障局']);
+    expect(extracted.issued_on).toBe('2024-09-30');
+  });
+
   it('leaves a body’s date in a sentence and a number mentioned in passing alone', () => {
     const extracted = extractDocumentMetadata([
       '关于近期工作的几点想法\n\n根据青政办发〔2024〕17号文件，2024年5月1日起施行新标准，有效期5年。',

@@ -67,8 +67,22 @@ const isBody = (name: string) => name.length >= 3 && name.length <= 30 && BODY.t
 
 /** A line naming one or more bodies side by side (a joint signature or header). */
 function bodiesOf(line: string): string[] | null {
-  const parts = line.split(/\s{2,}|\s*、\s*/u).filter(Boolean);
+  const parts = line
+    .split(/\s{2,}|\s*、\s*/u)
+    .filter(Boolean)
+    .flatMap(samePlaceTwice);
   return parts.length > 0 && parts.every(isBody) ? parts : null;
+}
+
+/**
+ * Two bodies of one place printed with one space between them lose it with the spaces of
+ * justified lines (青禾市财政局 青禾市人力资源和社会保障局): the place named again starts the
+ * second one.
+ */
+function samePlaceTwice(part: string): string[] {
+  const place = /^\p{Script=Han}{1,6}?[省市县区州盟旗]/u.exec(part)?.[0];
+  const again = place ? part.indexOf(place, place.length) : -1;
+  return again > 0 ? [part.slice(0, again), ...samePlaceTwice(part.slice(again))] : [part];
 }
 
 /**
