@@ -135,6 +135,59 @@ describe('a file’s document details', () => {
     expect(within(old).getByText('已被 青政办发〔2025〕9号 废止')).toBeTruthy();
   });
 
+  it('an expired document says since when', async () => {
+    await showPanel([
+      file(crypto.randomUUID(), 'old-rules.pdf', {
+        metadata: metadata({ doc_number: '青政发〔2015〕3号', expires_on: '2020-12-31' }),
+        validity: { status: 'expired', relations: [] },
+      }),
+    ]);
+    await screen.findByRole('checkbox', { name: 'old-rules.pdf' });
+    const row = rowOf('old-rules.pdf');
+    expect(within(row).getByText('Expired')).toBeTruthy();
+    expect(within(row).getByText('Expired on December 31, 2020')).toBeTruthy();
+  });
+
+  it('Edit details adds a relation by number and shows it at once', async () => {
+    const PostFileRelation = vi.fn(async ({ body }: { body: Record<string, string> }) => ({
+      ...NEW,
+      validity: {
+        status: 'in_force',
+        relations: [
+          ...NEW.validity!.relations,
+          {
+            id: 8,
+            relation: body.relation,
+            file_id: null,
+            file_name: null,
+            doc_number: body.doc_number,
+            title: null,
+            origin: 'person',
+          },
+        ],
+      },
+    }));
+    await showPanel([NEW, OLD], { PostFileRelation });
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit the details of new.pdf' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add a relation' }));
+    expect(
+      await within(dialog).findByText('Give the other document’s number or its title.'),
+    ).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('This document…'), {
+      target: { value: 'amends' },
+    });
+    fireEvent.input(within(dialog).getByLabelText('Other document’s number'), {
+      target: { value: '青政发［2020］1号' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add a relation' }));
+    expect(await within(dialog).findByText('Amends 青政发［2020］1号')).toBeTruthy();
+    expect(PostFileRelation).toHaveBeenCalledWith(
+      { body: { file_id: NEW_ID, relation: 'amends', doc_number: '青政发［2020］1号' } },
+      expect.anything(),
+    );
+  });
+
   it('says nothing for a document that says nothing of itself', async () => {
     await showPanel([file(crypto.randomUUID(), 'notes.txt', { metadata: metadata() })]);
     await screen.findByRole('checkbox', { name: 'notes.txt' });
