@@ -42,6 +42,14 @@ describe('detectRelations', () => {
       [{ relation: 'amends', doc_number: null, title: '青禾市物业管理办法' }],
     ],
     [
+      '青禾市人民政府关于废止《青禾市物业管理暂行办法》的决定',
+      [{ relation: 'repeals', doc_number: null, title: '青禾市物业管理暂行办法' }],
+    ],
+    [
+      '关于修改《青禾市物业管理办法》的决定',
+      [{ relation: 'amends', doc_number: null, title: '青禾市物业管理办法' }],
+    ],
+    [
       '本标准代替《党政机关公文格式》。',
       [{ relation: 'replaces', doc_number: null, title: '党政机关公文格式' }],
     ],

@@ -14,9 +14,10 @@ export interface DetectedRelation {
  * The clauses by which a document acts on others, each naming the other by 《title》 and/or
  * 文号 (or, in English, by title and reference):
  *
- * - repeals: `…同时废止`, `…予以废止`, `…自本办法施行之日起废止`, `原《…》（…）不再执行`;
+ * - repeals: `…同时废止`, `…予以废止`, `…自本办法施行之日起废止`, `原《…》（…）不再执行`, a
+ *   decision `关于废止《…》的决定`;
  * - replaces: `本办法代替《…》`; English `This policy replaces/supersedes the … (REF)`;
- * - amends: `对《…》作如下修改`; English `This policy amends the …`;
+ * - amends: `对《…》作如下修改`, a decision `关于修改《…》的决定`; English `This policy amends the …`;
  * - implements: `为贯彻落实《…》（…）`.
  *
  * A document only mentioned (根据《…》, 参照…号文件) is no relation. Names inside 《》 do not
@@ -71,9 +72,12 @@ function chineseClauses(sentence: string): DetectedRelation[] {
   clauses.forEach((clause, i) => {
     const words = outsideTitles(clause);
     let relation: RelationKindName | null = null;
-    if (AMENDS.test(words)) relation = 'amends';
+    // A decision's title says it: 关于废止《…》的决定, 关于修改《…》的决定.
+    if (/关于修改《》/u.test(words)) relation = 'amends';
+    else if (/关于废止《》/u.test(words)) relation = 'repeals';
+    else if (AMENDS.test(words)) relation = 'amends';
     else if (REPLACES.test(words)) relation = 'replaces';
-    else if (REPEALS.test(words) && !/关于废止/u.test(words)) relation = 'repeals';
+    else if (REPEALS.test(words)) relation = 'repeals';
     else if (IMPLEMENTS.test(words)) relation = 'implements';
     if (!relation) return;
     // 原《…》（…），自本办法施行之日起废止: the names may stand in the clause before.
