@@ -20,7 +20,7 @@ import {
 } from '../ingest/page-text';
 import { PdfTextError } from '../ingest/pdf-failure';
 import { ocrPageLayout } from '../ingest/ocr-layout';
-import type { StructureState } from '../ingest/structure/document-structure';
+import { isInitialStructure, type StructureState } from '../ingest/structure/document-structure';
 import type { PageLayout, PageTextSource } from '../ingest/pdf-layout';
 import type { KnowledgeDb } from '../store/files';
 import {
@@ -533,7 +533,9 @@ function chunkBatches(
       first,
       last: chunks[to - 1]!.page,
       firstIndex: firstOnPage.get(first)!,
-      structure: states[first - 1],
+      // Where nothing is open the batch needs nothing: plans of documents without structure
+      // stay as they were.
+      ...(isInitialStructure(states[first - 1]!) ? {} : { structure: states[first - 1] }),
     });
   }
   return batches;

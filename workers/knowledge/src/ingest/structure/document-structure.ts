@@ -61,6 +61,10 @@ export interface StructureState {
 
 export const initialStructure = (): StructureState => ({ open: [], last: {}, ended: true });
 
+/** Whether `state` is where a document without a label starts (nothing to carry to a page). */
+export const isInitialStructure = (state: StructureState) =>
+  state.open.length === 0 && Object.keys(state.last).length === 0 && state.ended && !state.label;
+
 /** The path separator: a character no heading of these kinds contains. */
 export const PATH_SEPARATOR = ' › ';
 
