@@ -11,7 +11,8 @@ const CLOSE = '[〕\\])）］】]';
 const NUMBER_SOURCE = `(${CODE})\\s*${OPEN}\\s*((?:19|20)\\d{2})\\s*${CLOSE}\\s*(\\d{1,5})\\s*号`;
 
 /** A line that is only a document number (as under a red header; `签发人：…` may follow). */
-const NUMBER_LINE = new RegExp(`^${NUMBER_SOURCE}(?:\\s*签发人[:：].*)?$`, 'u');
+// A regulation prints it in brackets under its title: （青政规〔2024〕2号）.
+const NUMBER_LINE = new RegExp(`^[(（]?${NUMBER_SOURCE}[)）]?(?:\\s*签发人[:：].*)?$`, 'u');
 
 /** Anywhere in a text, for relations. */
 export const DOC_NUMBER_IN_TEXT = new RegExp(NUMBER_SOURCE, 'gu');

@@ -86,6 +86,24 @@ describe('extractDocumentMetadata, as printed', () => {
     });
   });
 
+  it('reads a letter’s header without 文件, and a number in brackets under the title', () => {
+    expect(
+      extractDocumentMetadata([
+        '青禾市人民政府办公室\n青政办函〔2025〕12号\n关于同意设立青禾市就业服务中心的批复',
+      ]),
+    ).toMatchObject({
+      issuers: ['青禾市人民政府办公室'],
+      doc_number: '青政办函〔2025〕12号',
+      title: '关于同意设立青禾市就业服务中心的批复',
+      doc_type: '批复',
+    });
+    expect(
+      extractDocumentMetadata([
+        '青禾市人民政府关于印发青禾市物业管理办法的通知\n（青政规〔2024〕2号）\n各区人民政府：',
+      ]),
+    ).toMatchObject({ doc_number: '青政规〔2024〕2号', issuers: ['青禾市人民政府'] });
+  });
+
   it('tells two bodies of one place apart in a signature printed with one space', () => {
     const extracted = extractDocumentMetadata([
       '青财社〔2024〕45号\n\n关于做好创业担保贷款贴息资金管理工作的通知\n\n一、贴息资金按季度拨付。\n\n' +

@@ -133,12 +133,15 @@ function chinese(text: string, lines: readonly string[]): ExtractedMetadata {
 
 /**
  * The red header: the first lines, ending with one that ends in 文件 (青禾市人民政府办公室文件;
- * a joint document stacks its bodies' names above it), before the number. Its bodies are the
- * issuers, in the order printed.
+ * a joint document stacks its bodies' names above it), before the number; or, without 文件,
+ * the lines right above the number when each names bodies. Its bodies are the issuers, in the
+ * order printed.
  */
 function redHeader(head: readonly string[], numberAt: number) {
   const limit = numberAt >= 0 ? Math.min(numberAt, 6) : 4;
-  const end = head.slice(0, limit).findIndex((line) => line.endsWith('文件'));
+  let end = head.slice(0, limit).findIndex((line) => line.endsWith('文件'));
+  // A letter's header (信函格式) names its bodies without 文件, right above the number.
+  if (end < 0 && numberAt >= 1 && numberAt <= 3) end = numberAt - 1;
   if (end < 0) return null;
   const issuers: string[] = [];
   for (const line of head.slice(0, end + 1)) {
