@@ -1,11 +1,12 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { CollectionStore } from '../collection-store';
 import { useUniqueId } from '../components/unique-id';
-import { now } from '../i18n/bind';
+import { now, t } from '../i18n/bind';
 import { messages } from '../i18n/messages';
 import type { KnowledgeStore } from '../knowledge-store';
 import type { ChatSession } from './chat-session';
 import { Composer } from './composer';
+import { FilterBar } from './filter-bar';
 import { ConversationHead } from './conversation-head';
 import { ConversationList } from './conversation-list';
 import { Turn } from './turn';
@@ -107,9 +108,18 @@ export function ChatPanel({ session, store, collections }: ChatPanelProps) {
               )
             )}
             {turns.map((turn) => (
-              <Turn key={turn.key} turn={turn} announce={session.announce} />
+              <Turn
+                key={turn.key}
+                turn={turn}
+                announce={session.announce}
+                onRefilter={(filters) => {
+                  session.announce(t((m) => m.filters.removed));
+                  void session.reask(turn.prompt, filters);
+                }}
+              />
             ))}
           </div>
+          <FilterBar filters={session.filters} />
           <Composer session={session} store={store} prompt={prompt} />
         </div>
       </div>

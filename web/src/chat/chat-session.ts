@@ -9,6 +9,7 @@ import { createConversationScope } from './conversation-scope';
 import { createConversations } from './conversations';
 import { createDraft } from './draft';
 import { createTurn, type Turn } from './turn-model';
+import { activeFilters, type Filters } from './filter-bar';
 
 /** What the conversation area shows besides its turns. */
 export type Shown =
@@ -51,6 +52,8 @@ export function createChatSession(
   const turns = signal<readonly Turn[]>([]);
   const shown = signal<Shown>({ kind: 'turns' });
   const streaming = signal<AbortController | undefined>(undefined);
+  /** The filter bar's values, sent with each question (filter-bar.tsx). */
+  const filters = signal<Filters>({});
   // Told to screen readers once per step; the answer itself streams into a region that is
   // busy until it ends, so it is not read out token by token.
   const announcement = signal<Localized | undefined>(undefined);
@@ -161,8 +164,14 @@ export function createChatSession(
     announce(t((m) => m.conversations.deleted(conversation.title)));
   }
 
-  async function ask(): Promise<void> {
-    const prompt = draft.text.value;
+  /**
+   * Asks the question in the box, with the filter bar's filters (none set: the service may
+   * read some from the question, and says so). `again`: a question asked anew with these
+   * filters, explicit even when empty (a proposed filter removed), leaving the box alone.
+   */
+  async function ask(again?: { prompt: string; filters: Filters }): Promise<void> {
+    const prompt = again?.prompt ?? draft.text.value;
+    const explicit = again ? again.filters : activeFilters(filters.value);
     if (streaming.value || !prompt.trim()) return;
     // A conversation still opening: the question waits for it no more, and starts afresh.
     if (opening) newConversation();
@@ -176,7 +185,7 @@ export function createChatSession(
     );
     turns.value = [...turns.value, turn];
     view.showTurn(turn);
-    draft.set('');
+    if (!again) draft.set('');
     const controller = new AbortController();
     const abortOnTeardown = () => controller.abort();
     ctx.signal.addEventListener('abort', abortOnTeardown);
@@ -193,6 +202,7 @@ export function createChatSession(
             file_id: files.length > 0 ? files.map((file) => file.id).join(',') : undefined,
             collection_id: collection?.id,
             conversation_id: continued?.id,
+            ...(explicit ? { filters: explicit } : {}),
           },
         },
         { signal: controller.signal },
@@ -221,6 +231,7 @@ export function createChatSession(
         } else if (item.event === 'message') turn.message(item.data);
         else if (item.event === 'sources') turn.setSources(item.data);
         else if (item.event === 'refusal') turn.explain(item.data);
+        else if (item.event === 'filters') turn.proposeFilters(item.data.filters);
         else if (item.event === 'done') turn.done(item.data);
       }
       turn.finish();
@@ -264,9 +275,28 @@ export function createChatSession(
     turns,
     shown,
     streaming,
+    filters,
     announcement,
     announce,
-    ask,
+    ask: () => ask(),
+    /**
+     * The question asked again with these filters (a proposed one removed); an answer still
+     * streaming is stopped first, since it searched with the filter the user just removed.
+     */
+    reask: async (prompt: string, chosen: Filters) => {
+      const running = streaming.value;
+      if (running) {
+        running.abort();
+        await new Promise<void>((settled) => {
+          const stop = streaming.subscribe((now) => {
+            if (now === running) return;
+            queueMicrotask(() => stop());
+            settled();
+          });
+        });
+      }
+      await ask({ prompt, filters: chosen });
+    },
     stop: () => streaming.value?.abort(),
     open,
     newConversation,

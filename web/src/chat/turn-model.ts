@@ -10,6 +10,7 @@ import type {
 import { t, type Localized } from '../i18n/bind';
 import { codedText } from '../i18n/failure';
 import { asStreamed, storedSupport, type SentenceSupport } from './stored-answer';
+import type { Filters } from './filter-bar';
 
 export type TurnState =
   'waiting' | 'streaming' | 'done' | 'refused' | 'failed' | 'stopped' | 'incomplete';
@@ -53,6 +54,8 @@ export function createTurn(prompt: string, fileNames: readonly string[], hooks: 
   const notice = signal<TurnNotice | undefined>(undefined);
   const mode = signal<ChatDone['mode'] | null>(null);
   const sources = signal<readonly ChatSource[]>([]);
+  /** The filters the service read from the question (its `filters` event), if any. */
+  const proposed = signal<Filters | undefined>(undefined);
   /** Each sentence of the answer checked against its sources (told with `done`). */
   const support = signal<readonly SentenceSupport[] | null>(null);
   const ended = signal(false);
@@ -102,6 +105,11 @@ export function createTurn(prompt: string, fileNames: readonly string[], hooks: 
     support,
     ended,
     feedback,
+    proposed,
+
+    proposeFilters(filters: Filters): void {
+      proposed.value = filters;
+    },
 
     /** The answer as shown is on the page: keep the conversation at its end if it was. */
     answerShown(): void {

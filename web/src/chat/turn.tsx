@@ -7,16 +7,19 @@ import { Markdown } from '../markdown/markdown';
 import { Feedback } from './feedback';
 import { addressCitations } from './citation-links';
 import { Sources } from './sources';
+import { ProposedFilters, type Filters } from './filter-bar';
 import { SupportNote } from './support-note';
 import type { Turn as TurnModel, TurnNotice } from './turn-model';
 
 export interface TurnProps {
   turn: TurnModel;
   announce(text: Localized): void;
+  /** Asks the question again with these filters (a proposed filter removed). */
+  onRefilter?(filters: Filters): void;
 }
 
 /** One question and its answer: streamed Markdown, what went wrong, the sources, feedback. */
-export function Turn({ turn, announce }: TurnProps) {
+export function Turn({ turn, announce, onRefilter }: TurnProps) {
   const m = messages();
   const answer = turn.answer.value;
   const status = turn.status.value;
@@ -48,6 +51,7 @@ export function Turn({ turn, announce }: TurnProps) {
         {turn.fileNames.length > 0 && (
           <p class="question-scope">{m.chat.askedIn(formatList([...turn.fileNames]))}</p>
         )}
+        <ProposedFilters filters={turn.proposed.value} onRemove={onRefilter} />
       </div>
       <div class="bubble answer" data-state={turn.state.value} ref={bubble}>
         <p class="speaker">{m.chat.answer}</p>

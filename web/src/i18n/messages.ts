@@ -5,6 +5,7 @@ import { conversations } from './catalogue/conversations';
 import { dialogs } from './catalogue/dialogs';
 import { errors } from './catalogue/errors';
 import { files } from './catalogue/files';
+import { filters } from './catalogue/filters';
 import { login } from './catalogue/login';
 import { metadata } from './catalogue/metadata';
 import { pager } from './catalogue/pager';
@@ -27,6 +28,7 @@ const catalogue = {
   dialogs,
   errors,
   files,
+  filters,
   login,
   metadata,
   pager,
