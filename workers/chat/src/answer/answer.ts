@@ -445,7 +445,8 @@ function sourceOf({
     collection_name,
     page,
     section,
-    heading_path: heading_path ?? null,
+    // Only where the document has structure: a source without it is as it always was.
+    ...(heading_path ? { heading_path } : {}),
     text_source,
     similarity,
     chunk_id: id,
