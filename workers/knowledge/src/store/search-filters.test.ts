@@ -73,13 +73,17 @@ describe('the search statement with filters', () => {
     expect(plain.sql).not.toContain('select f.id from files f');
   });
 
-  it('restricts both lists to the matching files, computed once', () => {
+  it('restricts both lists to the matching files, each array computed once', () => {
     const q = dialect.sqlToQuery(searchQuery({ ...base, filters: { issuer: '杭州' } }));
-    const matching =
-      "array(select f.id from files f where f.status = 'ready' and exists (select 1 from unnest(f.issuers) i where strpos(i, $";
-    // The vector list's filter and the keyword function's file ids.
-    expect(q.sql.split(matching)).toHaveLength(3);
-    expect(q.sql).toContain('"chunks"."file_id" = any(array(select f.id');
+    const issuer = 'exists (select 1 from unnest(f.issuers) i where strpos(i, $';
+    // The keyword function gets the matching files; the vector list excludes the others.
+    expect(q.sql).toContain(
+      `array(select f.id from files f where f.status = 'ready' and ${issuer}`,
+    );
+    expect(q.sql).toContain(
+      `"chunks"."file_id" <> all(array(select f.id from files f where (${issuer}`,
+    );
+    expect(q.sql).toMatch(/\) is not true\)\)/);
   });
 
   it('keeps to the files a request named', () => {
@@ -113,6 +117,9 @@ describe('the matching files, counted before the search', () => {
 
   it('keeps a larger set inside the statement, off the file-id index', () => {
     const q = dialect.sqlToQuery(searchQuery({ ...base, filters: { in_force: true } }));
-    expect(q.sql).toMatch(/\("chunks"\."file_id" = any\(array\(select f\.id .*\)\)\) is true/s);
+    expect(q.sql).not.toMatch(/"chunks"\."file_id" = any/);
+    expect(q.sql).toContain(
+      '"chunks"."file_id" <> all(array(select f.id from files f where ((case',
+    );
   });
 });

@@ -124,6 +124,20 @@ export function filteredScopeQuery(
 }
 
 /**
+ * The ids of the files that do not meet the filters (`(condition) is not true`: a file whose
+ * date is missing does not meet a range on it), for the vector list's filter: `file_id <> all`
+ * this array is how the statement's `ready` filter is written too, and for the same reason. The
+ * planner estimates it as passing nearly every row and cannot serve it from the file-id index,
+ * so the vector list stays an HNSW scan, filtered row by row, with iterative scans finding more
+ * rows while too few pass. Written as `file_id = any(matching)`, it was estimated to pass few
+ * rows, and the planner read every matching chunk (by the file-id index, or the whole table)
+ * and sorted them: up to 10× slower than unfiltered in the measurements.
+ */
+export function unmatchedFileIds(condition: SQL): SQL {
+  return sql`array(select f.id from files f where (${condition}) is not true)`;
+}
+
+/**
  * The ids of the files the caller can read (the files policy applies) that meet the filters,
  * as one uuid[] expression: an uncorrelated sub-select, so Postgres computes it once per
  * statement (an InitPlan) and each list tests its chunks against the array, a per-row filter

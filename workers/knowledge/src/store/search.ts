@@ -3,7 +3,12 @@ import { chunks, collections, filePages, files } from '../db/schema';
 import { quoteLexeme } from '../ingest/search-terms';
 import type { ChunkMatch, KnowledgeDb } from './files';
 import { incomingRelations, type ResultValidity } from './result-validity';
-import { fileFilterCondition, filteredFileIds, type SearchFilters } from './search-filters';
+import {
+  fileFilterCondition,
+  filteredFileIds,
+  unmatchedFileIds,
+  type SearchFilters,
+} from './search-filters';
 import { HOLDING_STATUSES, validityStatus, type ValidityStatusName } from './validity';
 
 export type SearchMode = 'hybrid' | 'vector' | 'keyword';
@@ -163,10 +168,12 @@ export function searchQuery(options: SearchOptions): SQL {
   // lists (search-filters.ts). Without filters the statement is the one it always was.
   const condition = fileFilterCondition(options.filters);
   const matching = condition && filteredFileIds(condition, options.fileIds);
-  // `is true`: the same test, which the planner cannot serve from the file-id index. Small
-  // scopes come here as named files (filteredScopeQuery); a larger one is better served by the
-  // HNSW scan, filtered row by row, than by reading and sorting every matching chunk.
-  const filter = matching ? sql`${scope} and (${chunks.fileId} = any(${matching})) is true` : scope;
+  // The vector list tests "not one of the files that do not match" (unmatchedFileIds): it stays
+  // an HNSW scan. Small scopes come here as named files instead (filteredScopeQuery).
+  const filter =
+    condition && matching
+      ? sql`${scope} and ${chunks.fileId} <> all(${unmatchedFileIds(condition)})`
+      : scope;
   // Only ready files are searched. Written as "not one of the files still being processed"
   // (an array computed once per statement, usually empty) so that it stays a per-row filter on
   // the index scan, costs no lookup per row, and the planner estimates it as passing nearly
