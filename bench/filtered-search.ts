@@ -30,6 +30,8 @@ export interface FilteredSearchInput {
   fileIds: string[];
   /** Each chunk's document index; chunk ids are 1-based positions. */
   chunkDocs: number[];
+  /** Each chunk's text, for its keyword terms (the section above leaves them out). */
+  chunkTexts: string[];
   /** Cosine distance of chunk `id` (1-based) to query `q`. */
   distance: (id: number, q: number) => number;
   questions: string[];
@@ -80,6 +82,17 @@ export async function measureFilteredSearch(input: FilteredSearchInput): Promise
   const store = await loadKnowledgeStore();
   const dialect = new PgDialect();
   await seedMetadata(pg, fileIds);
+  // The keyword terms ingest would write (the vector section's rows have none), so that the
+  // hybrid statement's keyword list searches here as it does in the service.
+  for (let start = 0; start < input.chunkTexts.length; start += 1000) {
+    const slice = input.chunkTexts.slice(start, start + 1000);
+    await pg.query(
+      `update chunks c set search_terms = t.terms::tsvector
+       from unnest($1::bigint[], $2::text[]) as t(id, terms) where c.id = t.id`,
+      [slice.map((_, i) => start + i + 1), slice.map((text) => store.tsvectorText(text))],
+    );
+  }
+  await pg.exec('ANALYZE chunks;');
   // The service's settings for every session (migrations/0004), set here since this PGlite
   // session predates them.
   await pg.exec(

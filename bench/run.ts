@@ -629,6 +629,7 @@ async function runQuerySection() {
     pg,
     fileIds,
     chunkDocs: chunks.map((c) => c.doc),
+    chunkTexts: chunks.map((c) => c.content),
     distance: (id, q) => distance(stored[id - 1]!, queryDense[q]!),
     questions: questions.map((q) => q.text),
     queryVectors,
