@@ -1,7 +1,7 @@
 // The query section's filtered searches (bench/run.ts): the knowledge worker's own hybrid
 // statement (store/search.ts searchQuery) with and without document filters, over the same
-// PGlite database and vectors, at the service's vector settings (migrations/0004: ef_search 100,
-// relaxed iterative scans, random_page_cost 1.1). Latency per filter, and the recall@10 of the
+// PGlite database and vectors, at the service's vector settings (migrations/0004 and 0016:
+// ef_search 600, relaxed iterative scans, random_page_cost 1.1). Latency per filter, and the recall@10 of the
 // vector list against exact search among the matching files only: the list a post-filter on
 // an HNSW scan could starve.
 import { performance } from 'node:perf_hooks';
@@ -93,10 +93,10 @@ export async function measureFilteredSearch(input: FilteredSearchInput): Promise
     );
   }
   await pg.exec('ANALYZE chunks;');
-  // The service's settings for every session (migrations/0004), set here since this PGlite
-  // session predates them.
+  // The service's settings for every session (migrations/0004, 0016), set here since this
+  // PGlite session predates them.
   await pg.exec(
-    `SET hnsw.ef_search = 100; SET hnsw.iterative_scan = relaxed_order; SET random_page_cost = 1.1`,
+    `SET hnsw.ef_search = 600; SET hnsw.iterative_scan = relaxed_order; SET random_page_cost = 1.1`,
   );
 
   const runs: FilteredRun[] = [];
