@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AppError } from '#shared/errors/app-error';
-import { conversationOf, groundingOf } from './request';
+import { conversationOf, filtersOf, groundingOf } from './request';
 
 const ID = '0b8f6c1e-4a52-4c1e-9d7a-3f2b1a0c9e88';
 const body = (messages: { role: string; content: unknown }[]) =>
@@ -77,5 +77,16 @@ describe('conversationOf', () => {
         { role: 'user', content: 'q' },
       ]),
     ).toBe('instructions_too_long');
+  });
+});
+
+describe('filtersOf', () => {
+  it('reads the kbchat extension’s filters, and nothing without them', () => {
+    expect(filtersOf({ kbchat: { filters: { issuer: '杭州', in_force: true } } })).toEqual({
+      filters: { issuer: '杭州', in_force: true },
+    });
+    expect(filtersOf({ kbchat: { filters: {} } })).toEqual({ filters: {} });
+    expect(filtersOf({ kbchat: null })).toEqual({});
+    expect(filtersOf({})).toEqual({});
   });
 });
