@@ -159,6 +159,8 @@ export const ChunkLocation = z.object({
   text: z.string(),
   /** For formats without pages: the section's heading path, if any. */
   section: z.string().nullable(),
+  /** The passage's chapter and article, or numbered section, when its document has them. */
+  heading_path: z.string().nullable().optional(),
   text_source: PageSource.nullable(),
   /**
    * The passage's place in its page's text (`GET /moduleknowledge/page`'s `text`), in UTF-16

@@ -99,6 +99,14 @@ describe('a PDF with chapters and articles', () => {
     expect(best!.heading_path).toBe('第四章 贴息和担保 › 第十二条');
   });
 
+  it('opens a passage with its chapter and article (the document viewer’s read)', async () => {
+    const [best] = await query('逾期还款 贴息', pdfId);
+    const located = await data<{ heading_path: string | null }>(
+      await call(`/moduleknowledge/chunk?id=${(best as unknown as { id: number }).id}`, { token }),
+    );
+    expect(located.heading_path).toBe('第四章 贴息和担保 › 第十二条');
+  });
+
   it('chunks again in steps of a few chunks exactly as at once', async () => {
     const before = await stored(pdfId);
     const ctx = {

@@ -236,6 +236,7 @@ function Passage({
   return (
     <section class="viewer-passage" aria-labelledby={id}>
       <h3 id={id}>{m.viewer.passage}</h3>
+      {chunk.heading_path && <p class="viewer-heading-path">{chunk.heading_path}</p>}
       {/* A long passage scrolls inside its box, by keyboard too. */}
       <blockquote tabIndex={0}>{chunk.text}</blockquote>
       {here ? (

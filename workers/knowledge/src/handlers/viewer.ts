@@ -25,6 +25,7 @@ export async function getChunk({ id }: { id: number }, ctx: KnowledgeCall) {
     pages: row.pages,
     text: row.text,
     section: row.section,
+    heading_path: row.headingPath,
     text_source: row.textSource,
     start: placed ? row.charStart : null,
     end: placed ? row.charEnd : null,

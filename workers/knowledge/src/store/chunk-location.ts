@@ -23,6 +23,7 @@ export const chunkLocation = (db: Queries, id: number) =>
       text: chunks.content,
       charStart: chunks.charStart,
       charEnd: chunks.charEnd,
+      headingPath: chunks.headingPath,
       section: filePages.label,
       textSource: filePages.source,
       width: filePages.width,
