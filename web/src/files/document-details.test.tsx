@@ -168,7 +168,7 @@ describe('a file’s document details', () => {
       },
     }));
     await showPanel([NEW, OLD], { PostFileRelation });
-    fireEvent.click(await screen.findByRole('button', { name: 'Edit the details of new.pdf' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit details: new.pdf' }));
     const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add a relation' }));
     expect(
@@ -208,7 +208,7 @@ describe('a file’s document details', () => {
     );
     await showPanel([NEW, OLD], { PutFileMetadata, DeleteFileRelation, GetList });
 
-    fireEvent.click(await screen.findByRole('button', { name: 'Edit the details of new.pdf' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit details: new.pdf' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Repeals 青政办发〔2024〕17号')).toBeTruthy();
     fireEvent.click(

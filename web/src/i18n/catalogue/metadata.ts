@@ -20,7 +20,8 @@ export type NotInForce = 'amended' | 'repealed' | 'expired';
 export const metadata = translations({
   en: {
     editDetails: 'Edit details',
-    editDetailsNamed: (name: string) => `Edit the details of ${name}`,
+    // The visible words first: a name that starts with them is what speech input users say.
+    editDetailsNamed: (name: string) => `Edit details: ${name}`,
     dialogTitle: (name: string) => `Details of ${name}`,
     dialogMessage:
       'What the document says of itself, as read from it. What you change here is kept when the file is read again.',
@@ -70,7 +71,7 @@ export const metadata = translations({
   },
   zh: {
     editDetails: '编辑信息',
-    editDetailsNamed: (name: string) => `编辑 ${name} 的文件信息`,
+    editDetailsNamed: (name: string) => `编辑信息：${name}`,
     dialogTitle: (name: string) => `${name} 的文件信息`,
     dialogMessage: '从文件中读出的文件自身信息。您在这里修改的内容，在文件重新处理时保留。',
     title: '标题',
