@@ -47,63 +47,71 @@ export function FilterBar({ filters }: { filters: Signal<Filters> }) {
     filters.value = next;
   };
   const value = (event: Event) => (event.currentTarget as HTMLInputElement).value;
+  const active = Object.keys(activeFilters(values) ?? {}).length;
+  // Folded by default: most questions need no filter, and on a phone the fields would take
+  // the answer's room. The summary says how many are set.
   return (
-    <fieldset class="filter-bar">
-      <legend class="visually-hidden">{m.bar}</legend>
-      <label class="filter-field">
-        <span>{m.issuer}</span>
-        <input
-          type="text"
-          value={values.issuer ?? ''}
-          placeholder={m.issuerPlaceholder}
-          maxLength={200}
-          onInput={(event) => set({ issuer: value(event) })}
-        />
-      </label>
-      <label class="filter-field">
-        <span>{m.docType}</span>
-        <select
-          value={values.doc_type ?? ''}
-          onChange={(event) => set({ doc_type: value(event) || undefined })}
-        >
-          <option value="">{m.anyType}</option>
-          {DOC_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {type}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label class="filter-field">
-        <span>{m.issuedFrom}</span>
-        <input
-          type="date"
-          value={values.issued_from ?? ''}
-          onInput={(event) => set({ issued_from: value(event) || undefined })}
-        />
-      </label>
-      <label class="filter-field">
-        <span>{m.issuedTo}</span>
-        <input
-          type="date"
-          value={values.issued_to ?? ''}
-          onInput={(event) => set({ issued_to: value(event) || undefined })}
-        />
-      </label>
-      <label class="filter-check">
-        <input
-          type="checkbox"
-          checked={values.in_force === true}
-          onChange={(event) => set({ in_force: (event.currentTarget as HTMLInputElement).checked })}
-        />
-        <span>{m.inForce}</span>
-      </label>
-      {activeFilters(values) && (
-        <button type="button" class="link filter-clear" onClick={() => (filters.value = {})}>
-          {m.clear}
-        </button>
-      )}
-    </fieldset>
+    <details class="filter-panel">
+      <summary>{m.toggle(active)}</summary>
+      <fieldset class="filter-bar">
+        <legend class="visually-hidden">{m.bar}</legend>
+        <label class="filter-field">
+          <span>{m.issuer}</span>
+          <input
+            type="text"
+            value={values.issuer ?? ''}
+            placeholder={m.issuerPlaceholder}
+            maxLength={200}
+            onInput={(event) => set({ issuer: value(event) })}
+          />
+        </label>
+        <label class="filter-field">
+          <span>{m.docType}</span>
+          <select
+            value={values.doc_type ?? ''}
+            onChange={(event) => set({ doc_type: value(event) || undefined })}
+          >
+            <option value="">{m.anyType}</option>
+            {DOC_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {type}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label class="filter-field">
+          <span>{m.issuedFrom}</span>
+          <input
+            type="date"
+            value={values.issued_from ?? ''}
+            onInput={(event) => set({ issued_from: value(event) || undefined })}
+          />
+        </label>
+        <label class="filter-field">
+          <span>{m.issuedTo}</span>
+          <input
+            type="date"
+            value={values.issued_to ?? ''}
+            onInput={(event) => set({ issued_to: value(event) || undefined })}
+          />
+        </label>
+        <label class="filter-check">
+          <input
+            type="checkbox"
+            checked={values.in_force === true}
+            onChange={(event) =>
+              set({ in_force: (event.currentTarget as HTMLInputElement).checked })
+            }
+          />
+          <span>{m.inForce}</span>
+        </label>
+        {activeFilters(values) && (
+          <button type="button" class="link filter-clear" onClick={() => (filters.value = {})}>
+            {m.clear}
+          </button>
+        )}
+      </fieldset>
+    </details>
   );
 }
 

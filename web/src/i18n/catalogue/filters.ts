@@ -4,6 +4,7 @@ import { translations } from '../define';
 export const filters = translations({
   en: {
     bar: 'Filter documents',
+    toggle: (active: number) => (active > 0 ? `Filters (${active})` : 'Filters'),
     issuer: 'Issued by',
     issuerPlaceholder: 'e.g. Hangzhou',
     docType: 'Document type',
@@ -27,6 +28,7 @@ export const filters = translations({
   },
   zh: {
     bar: '筛选文件',
+    toggle: (active) => (active > 0 ? `筛选（${active}）` : '筛选'),
     issuer: '发文机关',
     issuerPlaceholder: '如：杭州市',
     docType: '文种',
