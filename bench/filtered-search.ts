@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { loadKnowledgeStore, type DocumentFilterParams } from './nearest-chunks-query.ts';
 import { stats, type Stats } from './stats.ts';
+import { configuredEmbeddingModel } from '../workers/knowledge/src/db/stamp-embedding-model.ts';
 
 export interface FilteredRun {
   name: string;
@@ -144,6 +145,7 @@ export async function measureFilteredSearch(input: FilteredSearchInput): Promise
           mode,
           top,
           vector: Array.from(input.queryVectors[q]!),
+          embeddingModel: configuredEmbeddingModel(process.env),
           terms: store.queryTerms(questions[q]!),
           ...(named ? { fileIds: named } : filters ? { filters } : {}),
         }),

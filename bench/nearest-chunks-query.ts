@@ -40,6 +40,8 @@ export type SearchQuery = (options: {
   /** The files the caller can read when they are a small scope, for the vector list. */
   readableFileIds?: string[];
   vector: number[];
+  /** The model that made `vector` (`name@dimensions`): only its chunks are compared. */
+  embeddingModel: string;
   terms: string[];
   /** Document filters: both lists keep to the files that match. */
   filters?: DocumentFilterParams;

@@ -9,6 +9,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { httpDatabase, type DatabaseSettings } from '#shared/db/database';
 import { loadKnowledgeStore, type SearchMode } from '../nearest-chunks-query.ts';
+import { configuredEmbeddingModel } from '../../workers/knowledge/src/db/stamp-embedding-model.ts';
 
 export interface SessionClaim {
   userId: string;
@@ -39,7 +40,13 @@ export async function workerStatements(): Promise<WorkerStatements> {
   return {
     nearest: (vector, top) => nearestChunksQuery(vector, { top }),
     search: (vector, question, top, mode) =>
-      searchQuery({ mode, top, vector, terms: queryTerms(question) }),
+      searchQuery({
+        mode,
+        top,
+        vector,
+        embeddingModel: configuredEmbeddingModel(process.env),
+        terms: queryTerms(question),
+      }),
     listOn: (db, fileIds) => listFiles(db, { ids: fileIds }) as unknown as BatchItem<'pg'>,
     renderList(fileIds) {
       const { sql: text, params } = listFiles(mock, { ids: fileIds }).toSQL();

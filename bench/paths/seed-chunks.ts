@@ -6,6 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import { embedText } from '../../dev/stack/offline-model/lexical.ts';
+import { configuredEmbeddingModel } from '../../workers/knowledge/src/db/stamp-embedding-model.ts';
 import { makeCorpus, type CorpusChunk } from '../corpus.ts';
 import { loadKnowledgeStore } from '../nearest-chunks-query.ts';
 
@@ -61,8 +62,8 @@ export async function seedChunks(
       const slice = chunks.slice(start, start + ROWS_PER_INSERT);
       // No ids: the sequence hands them out, as for an upload.
       await db.query(
-        `insert into chunks (file_id, page, index, content, embedding, search_terms)
-         select file_id, page, index, content, embedding::vector, terms::tsvector
+        `insert into chunks (file_id, page, index, content, embedding, search_terms, embedding_model)
+         select file_id, page, index, content, embedding::vector, terms::tsvector, $7
          from unnest($1::uuid[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[])
            as t(file_id, page, index, content, embedding, terms)`,
         [
@@ -72,6 +73,8 @@ export async function seedChunks(
           slice.map((c) => c.content),
           vectors.slice(start, start + ROWS_PER_INSERT),
           terms.slice(start, start + ROWS_PER_INSERT),
+          // The model the workers embed queries with: search compares only its vectors.
+          configuredEmbeddingModel(process.env),
         ],
       );
     }

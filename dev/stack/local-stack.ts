@@ -46,7 +46,7 @@ export async function startLocalStack(options: {
     throw new StartupError(`cannot open the database: ${describeError(err)}`, { cause: err });
   }
   try {
-    await applyMigrations({ url: database.databaseUrl, proxy: database.proxy });
+    await applyMigrations({ url: database.databaseUrl, proxy: database.proxy }, env);
   } catch (err) {
     await database.close();
     throw new StartupError(`cannot migrate the database: ${describeError(err)}`, {

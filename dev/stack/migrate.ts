@@ -4,20 +4,29 @@ import { migrate } from 'drizzle-orm/neon-serverless/migrator';
 import ws from 'ws';
 import { openPool, type DatabaseSettings } from '#shared/db/database';
 import { backfillSearchTerms } from '../../workers/knowledge/src/db/backfill-search-terms.ts';
+import {
+  configuredEmbeddingModel,
+  stampEmbeddingModel,
+} from '../../workers/knowledge/src/db/stamp-embedding-model.ts';
 
 const MIGRATIONS = path.resolve(import.meta.dirname, '../../migrations');
 
 /**
  * Applies every pending migration in migrations/ through the same driver the workers use,
  * then the data steps SQL cannot do (chunks' keyword-search terms, made by the TypeScript
- * tokenizer). The only place schema changes happen: never in a request handler.
+ * tokenizer; the embedding model of chunks stored before it was recorded, from `env`). The
+ * only place schema changes happen: never in a request handler.
  */
-export async function applyMigrations(settings: DatabaseSettings): Promise<void> {
+export async function applyMigrations(
+  settings: DatabaseSettings,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
   neonConfig.webSocketConstructor = ws;
   const { db, close } = openPool(settings, {});
   try {
     await migrate(db, { migrationsFolder: MIGRATIONS });
     await backfillSearchTerms(db);
+    await stampEmbeddingModel(db, configuredEmbeddingModel(env));
   } finally {
     await close();
   }

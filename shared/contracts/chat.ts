@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineService, enumOf, fileDownload, method } from '../service';
+import { AnswerSettings, GapReport, OfficialAnswer, OfficialAnswerInput } from './answer-upkeep';
 import { ChatRefusal, ChatSource, SentenceSupport, Usage } from './chat-sources';
 import { CollectionIds, DatabaseHealth, FileIds, KnowledgeHealth } from './common';
 import { DocumentFilters } from './document-metadata';
@@ -24,9 +25,10 @@ export const ChatMessage = z.object({
  * How the context was chosen: `retrieval` (the spec's: the 10 most similar chunks of all files,
  * kept from the similarity threshold on), `full_text` (a chat limited to files whose whole text
  * fits the context budget: all of it, page by page), `file_retrieval` (limited to files too long
- * for it: the whole pages of their most similar chunks).
+ * for it: the whole pages of their most similar chunks), `official` (an official answer of the
+collection, written by its keepers, given as written without asking the model).
  */
-export const ChatMode = enumOf(['retrieval', 'full_text', 'file_retrieval']);
+export const ChatMode = enumOf(['retrieval', 'full_text', 'file_retrieval', 'official']);
 
 export const ChatDone = z.object({
   request_id: z.string(),
@@ -37,6 +39,8 @@ export const ChatDone = z.object({
   usage: Usage.optional(),
   /** Each sentence of the answer checked against its sources (see SentenceSupport). */
   support: z.array(SentenceSupport).optional(),
+  /** With `mode: official`: the official answer given, and how similar its question was. */
+  official: z.object({ id: z.uuid(), question: z.string(), similarity: z.number() }).optional(),
 });
 
 /** Told at the start of every chat stream (`event: conversation`), before any answer text. */
@@ -292,14 +296,83 @@ becomes readable to SUPER_ADMINs, who review them (GetUnhelpfulAnswers).`,
       output: z.object({ message_id: z.uuid(), feedback: Feedback.nullable() }),
     }),
     GetUnhelpfulAnswers: method({
-      doc: 'Answers users marked unhelpful, newest mark first, with their question. @role(SUPER_ADMIN)',
-      params: paging,
+      doc: `Answers users marked unhelpful, newest mark first, with their question; unresolved
+only unless \`resolved=true\` is asked too. @role(SUPER_ADMIN)`,
+      params: { ...paging, resolved: z.boolean().optional() },
       output: z.object({
         items: z.array(
-          ConversationMessage.extend({ conversation_id: z.uuid(), username: z.string() }),
+          ConversationMessage.extend({
+            conversation_id: z.uuid(),
+            username: z.string(),
+            /** When a SUPER_ADMIN marked it dealt with (null while open). */
+            resolved_at: z.string().nullable().optional(),
+            /** For a refusal: the passages closest to the question, most similar first. */
+            closest_passages: z.array(ChatSource).optional(),
+          }),
         ),
         ...Page,
       }),
+    }),
+    PutUnhelpfulResolved: method({
+      doc: 'Marks an unhelpful answer dealt with, or open again. @role(SUPER_ADMIN)',
+      params: { body: z.object({ message_id: z.uuid(), resolved: z.boolean() }) },
+    }),
+    GetAnswerSettings: method({
+      doc: `How a collection's answers are given: chat's similarity threshold and the one a
+question must reach to get an official answer as written (default 0.9). For its readers.`,
+      params: { collection_id: z.uuid() },
+      output: AnswerSettings,
+    }),
+    PutAnswerSettings: method({
+      doc: 'Sets the official-answer threshold of a collection: its owners.',
+      params: {
+        body: z.object({
+          collection_id: z.uuid(),
+          official_threshold: z.number().min(0.5).max(1),
+        }),
+      },
+      output: AnswerSettings,
+    }),
+    GetOfficialAnswers: method({
+      doc: 'A collection’s official answers (标准口径), most recently changed first: for its readers.',
+      params: { collection_id: z.uuid() },
+      output: z.array(OfficialAnswer),
+    }),
+    PostOfficialAnswer: method({
+      doc: `Writes (or, with \`id\`, changes) an official answer (标准口径) of a collection: its
+owners. A question at least the collection's threshold similar to its question is answered with
+it as written (\`mode: official\`), with no model call; a less similar one (from chat's
+threshold on) gives it to the model first. Its citations are passages (chunk ids) the owner can
+read; \`resolves\` marks gap-report questions it settles.`,
+      params: { body: OfficialAnswerInput },
+      output: OfficialAnswer,
+    }),
+    DeleteOfficialAnswer: method({
+      doc: 'Removes an official answer: the owners of its collection.',
+      params: { id: z.uuid() },
+    }),
+    GetGaps: method({
+      doc: `The gap report of a collection, for its editors and owners: questions that were
+refused (with the best similarity found), marked unhelpful, or answered with sentences not found
+in the sources, grouped by similarity, largest group first, with the passages closest to them.
+Open questions only unless \`resolved=true\`.`,
+      params: { collection_id: z.uuid(), resolved: z.boolean().optional() },
+      output: GapReport,
+    }),
+    GetGapsExport: method({
+      doc: `The gap report as CSV (UTF-8 with a byte-order mark, for spreadsheet programs): one
+row per group. @path(/gaps/export)`,
+      params: { collection_id: z.uuid(), resolved: z.boolean().optional() },
+      output: fileDownload({ contentTypes: ['text/csv'] }),
+    }),
+    PostGapsResolved: method({
+      doc: 'Marks gap-report questions resolved (or open again): the collection’s editors and owners.',
+      params: {
+        body: z.object({
+          ids: z.array(z.number().int().min(1)).min(1).max(500),
+          resolved: z.boolean(),
+        }),
+      },
     }),
   },
 });

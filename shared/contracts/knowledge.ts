@@ -2,6 +2,18 @@ import { z } from 'zod';
 import { defineService, enumOf, fileDownload, fileParam, method } from '../service';
 import { CollectionIds, FileIds, KnowledgeHealth, PageSource } from './common';
 import {
+  ChunkChange,
+  EmbeddingStatus,
+  FileChunk,
+  FileChunks,
+  FileSort,
+  FileVersion,
+  ReindexJob,
+  RetrievalTest,
+  RetrievalTestInput,
+  RetrievalTestRun,
+} from './knowledge-upkeep';
+import {
   DocumentFilters,
   DocumentMetadata,
   MetadataCorrection,
@@ -88,6 +100,12 @@ export const KnowledgeFile = FileProgress.extend({
   created_at: z.string(),
   /** The extracted text, pages separated by form feeds; only with `with_content=true`. */
   content: z.string().optional(),
+  /** False when switched off by a keeper: never searched, still listed and downloadable. */
+  enabled: z.boolean().optional(),
+  /** 1 for a first upload; a new version (`upload?replaces=`) counts up. */
+  version: z.number().int().optional(),
+  /** While a new version is on its way: the file it replaces once it is ready. */
+  replaces: z.object({ id: z.uuid(), name: z.string() }).nullable().optional(),
 });
 
 export const UploadResult = z.object({
@@ -151,6 +169,7 @@ export const ChunkLocation = z.object({
   file_name: z.string(),
   format: FileFormat,
   collection_id: z.uuid(),
+  collection_name: z.string().optional(),
   /** 1-based; the section's number for formats without pages. */
   page: z.number().int(),
   /** The file's pages (sections). */
@@ -256,8 +275,131 @@ again into the same collection answer the stored file with \`duplicate: true\`.
 one the caller cannot see → 404, only a viewer of → 403. Too large → 413; not a document the
 service reads → 415; encrypted, damaged, too many pages or no text → 422; model endpoint down →
 502.`,
-      params: { file: fileParam(), collection_id: z.uuid().optional() },
+      params: {
+        file: fileParam(),
+        collection_id: z.uuid().optional(),
+        /**
+         * Uploads a new version of this file (also \`?replaces=\` in the query): the old one
+         * serves until the new one is ready, then they swap at once; a failed new version
+         * leaves the old one serving. For whoever may manage the old file.
+         */
+        replaces: z.uuid().optional(),
+      },
       output: UploadResult,
+    }),
+    GetFiles: method({
+      doc: `A collection's files a page at a time, for keepers of hundreds: searched by name
+(\`q\`, any part, case-insensitive), filtered by status and format, sorted by \`sort\`
+(\`created_at\` newest first by default; \`name\`, \`status\`, \`size\`) in \`order\`.
+Only current versions are listed (older ones are in file_versions). \`counts\` tells files
+per status over the whole collection, whatever the filters.`,
+      params: {
+        collection_id: z.uuid(),
+        q: z.string().trim().max(200).optional(),
+        status: FileStatus.optional(),
+        format: FileFormat.optional(),
+        sort: FileSort.default('created_at'),
+        order: z.enum(['asc', 'desc']).optional(),
+        page: z.number().int().min(1).default(1),
+        size: z.number().int().min(1).max(100).default(50),
+      },
+      output: z.object({
+        items: z.array(KnowledgeFile),
+        page: z.number().int(),
+        size: z.number().int(),
+        total: z.number().int(),
+        counts: z.object({
+          queued: z.number().int(),
+          processing: z.number().int(),
+          ready: z.number().int(),
+          failed: z.number().int(),
+        }),
+      }),
+    }),
+    GetChunks: method({
+      doc: `A file's chunks in order, a page at a time: page, heading path, the text as searched,
+where its text came from, whether it is switched on, and who corrected it. For whoever may read
+the file; disabled chunks are listed too.`,
+      params: {
+        file_id: z.uuid(),
+        page: z.number().int().min(1).default(1),
+        size: z.number().int().min(1).max(200).default(50),
+      },
+      output: FileChunks,
+    }),
+    PutChunk: method({
+      doc: `Corrects a chunk: \`{id, text}\` replaces its text (embedded and indexed again before
+the answer, so it is searched as corrected at once; the chunk remembers who corrected it, when,
+and the text as ingested), \`{id, enabled}\` switches it off or on (a switched-off chunk is never
+retrieved). For whoever may manage its file. Model endpoint down → 502, nothing changed.`,
+      params: { body: ChunkChange },
+      output: FileChunk,
+    }),
+    PutFileEnabled: method({
+      doc: `Switches a whole file off or on: a switched-off file is never searched or chatted
+with, stays listed and downloadable, and is switched on again at once. For whoever may manage it.`,
+      params: { body: z.object({ id: z.uuid(), enabled: z.boolean() }) },
+      output: KnowledgeFile,
+    }),
+    GetFileVersions: method({
+      doc: `A file's history: every version uploaded with \`upload?replaces=\`, newest first, the
+current one marked. Old versions stay downloadable (file download) and can be restored.`,
+      params: { id: z.uuid() },
+      output: z.array(FileVersion),
+    }),
+    PostFileRestore: method({
+      doc: `Makes an older ready version of a file the current one again, at once (the version
+that was current goes into the history). For whoever may manage the file.`,
+      params: { body: z.object({ id: z.uuid() }) },
+      output: KnowledgeFile,
+    }),
+    GetRetrievalTests: method({
+      doc: 'A collection’s saved retrieval questions with the file (and page) each expects.',
+      params: { collection_id: z.uuid() },
+      output: z.array(RetrievalTest),
+    }),
+    PostRetrievalTest: method({
+      doc: `Saves a question with the file (and page) that should answer it, to test the
+collection's retrieval with: its editors and owners. The file must be in the collection.`,
+      params: { body: RetrievalTestInput },
+      output: RetrievalTest,
+    }),
+    DeleteRetrievalTest: method({
+      doc: 'Removes a saved retrieval question: the collection’s editors and owners.',
+      params: { id: z.number().int().min(1) },
+    }),
+    PostRetrievalTestRun: method({
+      doc: `Runs a collection's saved questions through search (\`mode\`, \`top\`) and tells where
+each expected file (and page) ranked, the hit rate and the mean reciprocal rank. For anyone who
+can read the collection.`,
+      params: {
+        body: z.object({
+          collection_id: z.uuid(),
+          mode: SearchMode.default('hybrid'),
+          top: z.number().int().min(1).max(50).default(10),
+        }),
+      },
+      output: RetrievalTestRun,
+    }),
+    GetEmbeddingStatus: method({
+      doc: `Which embedding models made a collection's vectors, against the configured one: chunks
+another model made are found by keyword search only until a re-index, which this also reports.`,
+      params: { collection_id: z.uuid() },
+      output: EmbeddingStatus,
+    }),
+    PostReindex: method({
+      doc: `Starts (or answers the running) re-index: every chunk whose vector another model made
+is embedded again with the configured one, in the background, paced so that search stays fast;
+each file's old vectors serve until its new ones are all made, then are swapped at once.
+\`collection_id\`: that collection (its owners); none: everything (a SUPER_ADMIN). Resumable: a
+stopped re-index goes on from where it was.`,
+      params: { body: z.object({ collection_id: z.uuid().optional() }) },
+      output: ReindexJob,
+    }),
+    GetReindex: method({
+      doc: 'A re-index job and its progress (for whoever could start it).',
+      params: { id: z.uuid() },
+      output: ReindexJob,
     }),
     GetFileStatus: method({
       doc: 'A file’s status and progress: pages read, chunks indexed, and why it failed.',

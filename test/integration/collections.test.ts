@@ -7,6 +7,9 @@ import { searchQuery, smallScopeQuery } from '../../workers/knowledge/src/store/
 import { call, createUser, tokenFor, type TestUser } from '../helpers/auth';
 import { asAppRole, databaseError, queryRows } from '../helpers/database';
 
+/** The embedding model the test stack is configured with (knowledge's wrangler.toml). */
+const MODEL = 'text-embedding-3-small@1536';
+
 // Collections: user A's own knowledge base, and user B, who is not a member, through every
 // route and RPC; then B as viewer, editor and removed; then the database itself, asked
 // directly as the workers' role.
@@ -258,7 +261,13 @@ describe('a question without filters', () => {
           await tx.execute(sql`set local enable_indexscan = off`);
           const ids = await scope(everything);
           const search = async (mode: 'vector' | 'hybrid', readableFileIds?: string[]) => {
-            const options = { mode, top: 10, vector, terms: queryTerms(text) };
+            const options = {
+              mode,
+              top: 10,
+              vector,
+              embeddingModel: MODEL,
+              terms: queryTerms(text),
+            };
             const query = searchQuery(readableFileIds ? { ...options, readableFileIds } : options);
             return (await tx.execute<{ id: string; file_id: string }>(query)).rows;
           };

@@ -7,6 +7,9 @@ import { searchQuery } from '../../workers/knowledge/src/store/search';
 import { call, seededAdminToken } from '../helpers/auth';
 import { withDb } from '../helpers/database';
 
+/** The embedding model the test stack is configured with (knowledge's wrangler.toml). */
+const MODEL = 'text-embedding-3-small@1536';
+
 type Match = {
   id: number;
   similarity: number;
@@ -192,7 +195,13 @@ describe('the stored terms', () => {
         // Few rows make sequential scans cheaper; forbid them to see whether the indexes CAN serve.
         await tx.execute(sql`set local enable_seqscan = off`);
         const vector = Array.from({ length: 1536 }, (_, i) => (i === 0 ? 1 : 0));
-        const statement = searchQuery({ mode: 'hybrid', top: 10, vector, terms: ['47.9亿'] });
+        const statement = searchQuery({
+          mode: 'hybrid',
+          top: 10,
+          vector,
+          embeddingModel: MODEL,
+          terms: ['47.9亿'],
+        });
         const { rows } = await tx.execute<{ 'QUERY PLAN': string }>(sql`explain ${statement}`);
         return rows.map((r) => r['QUERY PLAN']).join('\n');
       }),
@@ -210,7 +219,13 @@ describe('the stored terms', () => {
   it('counts each term once and checks readiness once per statement, not per row', async () => {
     const plan = await withDb(async (db) => {
       const vector = Array.from({ length: 1536 }, (_, i) => (i === 0 ? 1 : 0));
-      const statement = searchQuery({ mode: 'hybrid', top: 10, vector, terms: ['47.9亿', '元'] });
+      const statement = searchQuery({
+        mode: 'hybrid',
+        top: 10,
+        vector,
+        embeddingModel: MODEL,
+        terms: ['47.9亿', '元'],
+      });
       const { rows } = await db.execute<{ 'QUERY PLAN': string }>(sql`explain ${statement}`);
       return rows.map((r) => r['QUERY PLAN']).join('\n');
     });

@@ -3,6 +3,9 @@ import type { chatService } from '#shared/contracts/chat';
 import type { ServiceImpl } from '#shared/service';
 import { chat } from './handlers/chat';
 import * as conversations from './handlers/conversations';
+import * as gaps from './handlers/gaps';
+import * as officialAnswers from './handlers/official-answers';
+import * as review from './handlers/review';
 import { health } from './handlers/health';
 import { createChatCompletion, listModels } from './handlers/openai';
 import { exportConversation } from './record/export';
@@ -20,4 +23,7 @@ export const chatImpl: ServiceImpl<typeof chatService, ChatEnv, Principal> = {
   DeleteConversation: conversations.deleteConversation,
   PutMessageFeedback: conversations.putFeedback,
   GetUnhelpfulAnswers: conversations.listUnhelpful,
+  ...review,
+  ...officialAnswers,
+  ...gaps,
 };

@@ -5,6 +5,11 @@ import { moduleName } from '#shared/module/module-app';
 import type { ServiceImpl } from '#shared/service';
 import { knowledgeConfig } from './config';
 import { chatContext } from './handlers/chat-context';
+import * as chunks from './handlers/chunks';
+import * as fileList from './handlers/file-list';
+import * as reindex from './handlers/reindex';
+import * as retrievalTests from './handlers/retrieval-tests';
+import * as versions from './handlers/versions';
 import {
   addMember,
   changeMember,
@@ -52,6 +57,11 @@ export const knowledgeImpl: ServiceImpl<typeof knowledgeService, KnowledgeEnv, P
   PutFileMetadata: putMetadata,
   PostFileRelation: postRelation,
   DeleteFileRelation: deleteFileRelation,
+  ...fileList,
+  ...chunks,
+  ...versions,
+  ...retrievalTests,
+  ...reindex,
   GetCollections: listCollections,
   GetCollection: getCollection,
   PostCollection: createCollection,

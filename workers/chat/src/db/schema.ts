@@ -1,14 +1,17 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigserial,
   check,
   index,
   jsonb,
   pgPolicy,
   pgRole,
   pgTable,
+  real,
   text,
   timestamp,
   uuid,
+  vector,
 } from 'drizzle-orm/pg-core';
 
 // The workers' role (migration 0009); declared in knowledge's schema, referred to here by name.
@@ -17,6 +20,12 @@ const appRole = pgRole('kbchat_app').existing();
 // Each helper is a scalar subquery, so Postgres runs it once per statement, not once per row.
 const actingUser = sql`(select kbchat_user())`;
 const actingSuperAdmin = sql`(select current_setting('kbchat.role', true)) = 'SUPER_ADMIN'`;
+// The collections the acting user holds a role in, at least `min` (migration 0009's helper).
+const collectionsWhere = (min: 'viewer' | 'editor' | 'owner') =>
+  sql`(select kbchat_collections(${sql.raw(`'${min}'`)}))::uuid[]`;
+
+/** Knowledge's vector column width (its schema's EMBEDDING_COLUMN_DIMENSIONS): shorter vectors are zero-padded. */
+export const EMBEDDING_COLUMN_DIMENSIONS = 1536;
 
 /** How an answer ended: streamed whole, cut off (the client went away), refused, or failed. */
 export const MESSAGE_STATUSES = ['complete', 'incomplete', 'refused', 'failed'] as const;
@@ -89,6 +98,11 @@ export const messages = pgTable(
     feedback: text('feedback').$type<FeedbackRating>(),
     feedbackComment: text('feedback_comment'),
     feedbackAt: timestamp('feedback_at', { withTimezone: true }),
+    /** For a refusal: the passages closest to the question (ChatSource[]), for the reviewers. */
+    closest: jsonb('closest'),
+    /** A SUPER_ADMIN marked the unhelpful answer dealt with. */
+    reviewResolvedAt: timestamp('review_resolved_at', { withTimezone: true }),
+    reviewResolvedBy: uuid('review_resolved_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -114,6 +128,128 @@ export const messages = pgTable(
       for: 'select',
       to: appRole,
       using: sql`${t.feedback} = 'unhelpful' and ${actingSuperAdmin}`,
+    }),
+    // …and marks them dealt with (the handler writes the review columns only).
+    pgPolicy('messages_review_resolve', {
+      for: 'update',
+      to: appRole,
+      using: sql`${t.feedback} = 'unhelpful' and ${actingSuperAdmin}`,
+      withCheck: sql`${t.feedback} = 'unhelpful' and ${actingSuperAdmin}`,
+    }),
+  ],
+).enableRLS();
+
+/**
+ * An official answer (标准口径) of a collection: written or approved by its owners, given as
+ * written to a question similar enough to its own (answer_settings), with no model call. Its
+ * question's embedding is made by the configured model (`embeddingModel`, `name@dimensions`);
+ * one made by another is not compared. Readable by the collection's readers (chat matches their
+ * questions against it); written by its owners.
+ */
+export const officialAnswers = pgTable(
+  'official_answers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    collectionId: uuid('collection_id').notNull(),
+    question: text('question').notNull(),
+    answer: text('answer').notNull(),
+    /** OfficialCitation[]: the passages it cites, as sources tell them. */
+    citations: jsonb('citations').notNull().default([]),
+    embedding: vector('embedding', { dimensions: EMBEDDING_COLUMN_DIMENSIONS }).notNull(),
+    embeddingModel: text('embedding_model').notNull(),
+    createdBy: uuid('created_by').notNull(),
+    createdByName: text('created_by_name').notNull(),
+    updatedByName: text('updated_by_name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('official_answers_collection_idx').on(t.collectionId, t.updatedAt.desc()),
+    pgPolicy('official_answers_read', {
+      for: 'select',
+      to: appRole,
+      using: sql`${t.collectionId} = any(${collectionsWhere('viewer')})`,
+    }),
+    pgPolicy('official_answers_write', {
+      for: 'all',
+      to: appRole,
+      using: sql`${t.collectionId} = any(${collectionsWhere('owner')})`,
+      withCheck: sql`${t.collectionId} = any(${collectionsWhere('owner')})`,
+    }),
+  ],
+).enableRLS();
+
+/** How a collection's answers are given; a collection without a row has the defaults. */
+export const answerSettings = pgTable(
+  'answer_settings',
+  {
+    collectionId: uuid('collection_id').primaryKey(),
+    officialThreshold: real('official_threshold').notNull().default(0.9),
+    updatedBy: uuid('updated_by').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('answer_settings_threshold_check', sql`${t.officialThreshold} between 0.5 and 1`),
+    pgPolicy('answer_settings_read', {
+      for: 'select',
+      to: appRole,
+      using: sql`${t.collectionId} = any(${collectionsWhere('viewer')})`,
+    }),
+    pgPolicy('answer_settings_write', {
+      for: 'all',
+      to: appRole,
+      using: sql`${t.collectionId} = any(${collectionsWhere('owner')})`,
+      withCheck: sql`${t.collectionId} = any(${collectionsWhere('owner')})`,
+    }),
+  ],
+).enableRLS();
+
+/** Why a question is in the gap report. */
+export const GAP_KINDS = ['refused', 'unhelpful', 'unsupported'] as const;
+export type GapKindName = (typeof GAP_KINDS)[number];
+
+/**
+ * A question the knowledge base could not answer well (refused, marked unhelpful, or answered
+ * with sentences not found in the sources), for the keepers of the collections it was asked
+ * of: the gap report groups them by their embeddings. The asker writes it (with a turn of
+ * theirs); the collections' editors and owners read it and mark it resolved — the question
+ * only, never who asked.
+ */
+export const gapQuestions = pgTable(
+  'gap_questions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    collectionIds: uuid('collection_ids').array().notNull(),
+    kind: text('kind').$type<GapKindName>().notNull(),
+    question: text('question').notNull(),
+    /** The turn it comes from (null once the conversation is deleted). */
+    messageId: uuid('message_id').references(() => messages.id, { onDelete: 'set null' }),
+    askedBy: uuid('asked_by')
+      .notNull()
+      .default(sql`kbchat_user()`),
+    bestSimilarity: real('best_similarity'),
+    /** ChatSource[]: the passages closest to the question, most similar first. */
+    closest: jsonb('closest').notNull().default([]),
+    embedding: vector('embedding', { dimensions: EMBEDDING_COLUMN_DIMENSIONS }).notNull(),
+    embeddingModel: text('embedding_model').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolvedBy: uuid('resolved_by'),
+  },
+  (t) => [
+    index('gap_questions_collections_idx').using('gin', t.collectionIds),
+    index('gap_questions_created_idx').on(t.createdAt.desc()),
+    check('gap_questions_kind_check', sql`${t.kind} in ('refused', 'unhelpful', 'unsupported')`),
+    pgPolicy('gap_questions_ask', {
+      for: 'insert',
+      to: appRole,
+      withCheck: sql`${t.askedBy} = ${actingUser} and ${t.collectionIds} <@ ${collectionsWhere('viewer')}`,
+    }),
+    pgPolicy('gap_questions_keep', {
+      for: 'all',
+      to: appRole,
+      using: sql`${t.collectionIds} && ${collectionsWhere('editor')}`,
+      withCheck: sql`${t.collectionIds} && ${collectionsWhere('editor')}`,
     }),
   ],
 ).enableRLS();

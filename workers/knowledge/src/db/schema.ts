@@ -2,6 +2,7 @@ import { sql, type AnyColumn } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
+  boolean,
   check,
   customType,
   date,
@@ -47,6 +48,11 @@ const collectionsWhere = (min: CollectionRole) =>
 const actingUser = sql`(select kbchat_user())`;
 const ingestFile = sql`(select kbchat_ingest_file())`;
 const sharedCollection = sql.raw(`'${DEFAULT_COLLECTION_ID}'::uuid`);
+const reindexJob = sql`(select nullif(current_setting('kbchat.reindex_job', true), '')::uuid)`;
+const actingSuperAdmin = sql`(select current_setting('kbchat.role', true)) = 'SUPER_ADMIN'`;
+/** Who may start and follow a re-index: a collection's owners; everything's, a SUPER_ADMIN. */
+const reindexOwner = (collectionId: AnyColumn) =>
+  sql`(${collectionId} = any(${collectionsWhere('owner')}) or (${collectionId} is null and ${actingSuperAdmin}))`;
 
 /**
  * Width of the vector column. Embedding models with fewer dimensions are zero-padded to it
@@ -147,6 +153,20 @@ export const files = pgTable(
       .$type<Record<string, 'extracted' | 'person'>>()
       .notNull()
       .default({}),
+    /** Switched off by a keeper: never searched, still listed; switched on again at once. */
+    enabled: boolean('enabled').notNull().default(true),
+    /**
+     * Versions (`upload?replaces=`): every version of a document shares the first one's id as
+     * `lineageId` (null on a first upload: its own id), counts `version` up, and names the
+     * version it replaces in `replacesId`. The version searched is the one not superseded; a new
+     * version supersedes the old (`supersededBy`, `supersededAt`) only once it is ready, in the
+     * transaction that makes it ready.
+     */
+    lineageId: uuid('lineage_id'),
+    version: integer('version').notNull().default(1),
+    replacesId: uuid('replaces_id'),
+    supersededBy: uuid('superseded_by'),
+    supersededAt: timestamp('superseded_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /** Moved on by every step: a file in progress whose row stops moving is revived. */
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -159,6 +179,11 @@ export const files = pgTable(
     unique('files_id_collection_key').on(t.id, t.collectionId),
     index('files_created_at_idx').on(t.createdAt),
     index('files_doc_number_idx').on(t.docNumber),
+    index('files_lineage_idx').on(t.lineageId),
+    // The files a search leaves out (not ready, switched off, superseded): few, read per search.
+    index('files_not_searched_idx')
+      .on(t.id)
+      .where(sql`${t.status} <> 'ready' or not ${t.enabled} or ${t.supersededBy} is not null`),
     index('files_in_progress_idx')
       .on(t.updatedAt)
       .where(sql`${t.status} in ('queued', 'processing')`),
@@ -375,6 +400,19 @@ export const chunks = pgTable(
      * backfill (dev/stack/search-terms-backfill.ts) gives it its terms.
      */
     searchTerms: tsvector('search_terms'),
+    /**
+     * The embedding model that made `embedding`, `name@dimensions`: a search compares only
+     * vectors of the model it embedded the query with. Null only for chunks written before it
+     * was recorded, until the migration step stamps them with the model configured then.
+     */
+    embeddingModel: text('embedding_model'),
+    /** Switched off by a keeper: never retrieved, still listed. */
+    enabled: boolean('enabled').notNull().default(true),
+    /** A person's correction of the text: who, when, and the text as ingested. */
+    originalContent: text('original_content'),
+    editedBy: uuid('edited_by'),
+    editedByName: text('edited_by_name'),
+    editedAt: timestamp('edited_at', { withTimezone: true }),
   },
   (t) => [
     // A chunk's position in its file, once: a retried step inserts nothing twice.
@@ -402,6 +440,118 @@ export const chunks = pgTable(
       to: appRole,
       using: sql`${t.fileId} = ${ingestFile}`,
       withCheck: sql`${t.fileId} = ${ingestFile}`,
+    }),
+    // Whoever may manage a file corrects its chunks and switches them off (files_manage's rule).
+    pgPolicy('chunks_edit', {
+      for: 'update',
+      to: appRole,
+      using: sql`${t.fileId} in (select f.id from files f where ${manageFileAlias})`,
+      withCheck: sql`${t.fileId} in (select f.id from files f where ${manageFileAlias})`,
+    }),
+  ],
+).enableRLS();
+
+/**
+ * A re-index's new vectors for a file's chunks, made batch by batch while the old vectors
+ * serve; moved into `chunks` in one statement once the file's are all made, then deleted.
+ */
+export const chunkReembeddings = pgTable(
+  'chunk_reembeddings',
+  {
+    chunkId: bigint('chunk_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => chunks.id, { onDelete: 'cascade' }),
+    fileId: uuid('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    embeddingModel: text('embedding_model').notNull(),
+    embedding: vector('embedding', { dimensions: EMBEDDING_COLUMN_DIMENSIONS }).notNull(),
+  },
+  (t) => [
+    index('chunk_reembeddings_file_idx').on(t.fileId),
+    ...fileRowPolicies('chunk_reembeddings', t.fileId),
+  ],
+).enableRLS();
+
+/**
+ * A re-index of a collection (or, with no collection, of everything): the files that had
+ * chunks of another model when it started, worked through in order by a workflow. Read by who
+ * could start it (the collection's owners; a SUPER_ADMIN for everything); the workflow writes
+ * its progress as the job (`kbchat.reindex_job`, set for its transaction).
+ */
+export const reindexJobs = pgTable(
+  'reindex_jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    collectionId: uuid('collection_id').references(() => collections.id, {
+      onDelete: 'cascade',
+    }),
+    embeddingModel: text('embedding_model').notNull(),
+    status: text('status').$type<'running' | 'done' | 'failed'>().notNull().default('running'),
+    fileIds: uuid('file_ids').array().notNull(),
+    filesDone: integer('files_done').notNull().default(0),
+    chunks: integer('chunks').notNull(),
+    chunksDone: integer('chunks_done').notNull().default(0),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    workflowId: text('workflow_id'),
+    createdBy: uuid('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('reindex_jobs_collection_idx').on(t.collectionId, t.createdAt),
+    check('reindex_jobs_status_check', sql`${t.status} in ('running', 'done', 'failed')`),
+    pgPolicy('reindex_jobs_owner', {
+      for: 'all',
+      to: appRole,
+      using: sql`${reindexOwner(t.collectionId)}`,
+      withCheck: sql`${reindexOwner(t.collectionId)}`,
+    }),
+    pgPolicy('reindex_jobs_workflow', {
+      for: 'all',
+      to: appRole,
+      using: sql`${t.id} = ${reindexJob}`,
+      withCheck: sql`${t.id} = ${reindexJob}`,
+    }),
+  ],
+).enableRLS();
+
+/**
+ * A question a keeper expects a collection's search to answer from a file (and page): the
+ * collection's own retrieval test set. Readers read it; editors and owners write it.
+ */
+export const retrievalTests = pgTable(
+  'retrieval_tests',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    collectionId: uuid('collection_id')
+      .notNull()
+      .references(() => collections.id, { onDelete: 'cascade' }),
+    question: text('question').notNull(),
+    /** Kept when the file is deleted (the case then misses, and says so). */
+    fileId: uuid('file_id').notNull(),
+    page: integer('page'),
+    createdBy: uuid('created_by').notNull(),
+    createdByName: text('created_by_name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('retrieval_tests_collection_idx').on(t.collectionId),
+    pgPolicy('retrieval_tests_read', {
+      for: 'select',
+      to: appRole,
+      using: sql`${t.collectionId} = any(${collectionsWhere('viewer')})`,
+    }),
+    pgPolicy('retrieval_tests_write', {
+      for: 'insert',
+      to: appRole,
+      withCheck: sql`${t.collectionId} = any(${collectionsWhere('editor')}) and ${t.createdBy} = ${actingUser}`,
+    }),
+    pgPolicy('retrieval_tests_delete', {
+      for: 'delete',
+      to: appRole,
+      using: sql`${t.collectionId} = any(${collectionsWhere('editor')})`,
     }),
   ],
 ).enableRLS();

@@ -2,7 +2,7 @@ import { createModelClient } from '#shared/model/client';
 import { knowledgeConfig } from '../config';
 import { knowledgeDb, type KnowledgeCall } from '../call';
 import { EMBEDDING_COLUMN_DIMENSIONS } from '../db/schema';
-import { embedTexts } from '../ingest/embed';
+import { embedTexts, embeddingModelId } from '#shared/model/embed';
 import { queryTerms } from '../ingest/search-terms';
 import { searchChunks, SMALL_SCOPE, type SearchMatch, type SearchMode } from '../store/search';
 import {
@@ -46,6 +46,7 @@ export async function query(
     collectionIds: params.collection_id,
     readableFileIds: scope?.kind === 'readable' ? scope.ids : undefined,
     vector,
+    embeddingModel: embeddingModelId(knowledgeConfig(ctx.env).model),
     terms: queryTerms(params.text),
     ...(filters && !small ? { filters } : {}),
   });

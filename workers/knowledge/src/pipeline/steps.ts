@@ -11,7 +11,7 @@ import { EMBEDDING_COLUMN_DIMENSIONS, type FileFormat } from '../db/schema';
 import { chunkDocument, type LocatedChunk } from '../ingest/chunker';
 import { detectFormat } from '../ingest/detect-format';
 import { DocumentError, documentErrorOf, unsupportedFormat } from '../ingest/document-error';
-import { embedTexts } from '../ingest/embed';
+import { embedTexts, embeddingModelId } from '#shared/model/embed';
 import { normaliseForIndex } from '../ingest/normalise-for-index';
 import {
   hasExtractableText,
@@ -570,7 +570,11 @@ export function indexChunks(
     await insertPaced(
       kdb,
       file,
-      slice.map((chunk, i) => ({ ...chunk, embedding: vectors[i]! })),
+      slice.map((chunk, i) => ({
+        ...chunk,
+        embedding: vectors[i]!,
+        embeddingModel: embeddingModelId(config.model),
+      })),
       setProgress(
         kdb.db,
         fileId,

@@ -198,6 +198,8 @@ export interface NewChunk {
   /** The chunk's heading path (chunks.heading_path), if its document has structure. */
   headingPath?: string | null;
   embedding: number[];
+  /** The model that made `embedding` (`name@dimensions`, chunks.embedding_model). */
+  embeddingModel: string;
 }
 
 // Each chunk row carries a 1,536-number vector (~15 KB of SQL text) and its search terms

@@ -13,7 +13,13 @@ const render = (filters: Parameters<typeof fileFilterCondition>[0]) => {
   const condition = fileFilterCondition(filters);
   return condition ? dialect.sqlToQuery(condition) : undefined;
 };
-const base = { mode: 'hybrid' as const, top: 10, vector: [0.1, 0.2], terms: ['补贴'] };
+const base = {
+  mode: 'hybrid' as const,
+  top: 10,
+  vector: [0.1, 0.2],
+  embeddingModel: 'text-embedding-3-small@1536',
+  terms: ['补贴'],
+};
 
 describe('document filters in SQL', () => {
   it('builds nothing without a filter given', () => {

@@ -88,6 +88,11 @@ export interface SearchOptions {
   readableFileIds?: string[];
   /** The question's embedding (index form). */
   vector: number[];
+  /**
+   * The model that made it (`name@dimensions`): the vector list compares it only with chunks of
+   * that model (a re-index brings the others back; until then the keyword list finds them).
+   */
+  embeddingModel: string;
   /** The question's keyword terms (ingest/search-terms.ts queryTerms). */
   terms: string[];
   /** What the documents must say of themselves (search-filters.ts); none: every file. */
@@ -183,14 +188,16 @@ export function searchQuery(options: SearchOptions): SQL {
     HOLDING_STATUSES.map((status) => sql`${status}`),
     sql`, `,
   );
-  const ready = sql`${chunks.fileId} <> all (array(select f.id from ${files} f where f.status <> 'ready'))`;
+  // Switched-off files and superseded versions are left out the same way (few, and indexed:
+  // files_not_searched_idx); a switched-off chunk by its own column.
+  const ready = sql`${chunks.fileId} <> all (array(select f.id from ${files} f where f.status <> 'ready' or not f.enabled or f.superseded_by is not null)) and ${chunks.enabled}`;
 
   const vectorList = useVector
     ? sql`
       select id, row_number() over (order by distance, id) as rank, distance from (
         select ${chunks.id} as id, ${chunks.embedding} <=> ${literal} as distance
         from ${chunks}
-        where ${ready} ${filter}
+        where ${ready} and ${chunks.embeddingModel} = ${options.embeddingModel} ${filter}
         order by ${chunks.embedding} <=> ${literal}
         limit ${depth}
       ) nearest`

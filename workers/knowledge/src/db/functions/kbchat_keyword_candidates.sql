@@ -1,4 +1,4 @@
--- kbchat_keyword_candidates: its current definition, last set by migrations/0017_keyword_threshold.sql.
+-- kbchat_keyword_candidates: its current definition, last set by migrations/0024_knowledge_upkeep.sql.
 -- To change it, write a migration that replaces it and change this file to match
 -- (dev/sql-functions.test.ts checks that they agree).
 --
@@ -44,7 +44,10 @@ AS $$
     SELECT kbchat_collections('viewer') AS ids
   ),
   not_ready AS MATERIALIZED (
-    SELECT array(SELECT f.id FROM files f WHERE f.status <> 'ready') AS ids
+    SELECT array(
+      SELECT f.id FROM files f
+      WHERE f.status <> 'ready' OR NOT f.enabled OR f.superseded_by IS NOT NULL
+    ) AS ids
   ),
   n AS MATERIALIZED (
     SELECT coalesce(
@@ -125,6 +128,7 @@ AS $$
         WHERE ch.search_terms @@ t.query
           AND ch.collection_id = any(r.ids)
           AND ch.file_id <> all(nr.ids)
+          AND ch.enabled
           AND (p_file_ids IS NULL OR ch.file_id = any(p_file_ids))
           AND (p_collection_ids IS NULL OR ch.collection_id = any(p_collection_ids))
         LIMIT 4 * p_depth
@@ -160,6 +164,7 @@ AS $$
       )
       AND ch.collection_id = any(r.ids)
       AND ch.file_id <> all(nr.ids)
+      AND ch.enabled
       AND (p_file_ids IS NULL OR ch.file_id = any(p_file_ids))
       AND (p_collection_ids IS NULL OR ch.collection_id = any(p_collection_ids))
   ),
@@ -178,6 +183,7 @@ AS $$
       AND ch.search_terms @@ (SELECT string_agg('(' || t.query::text || ')', ' | ')::tsquery FROM terms t)
       AND ch.collection_id = any(r.ids)
       AND ch.file_id <> all(nr.ids)
+      AND ch.enabled
       AND (p_file_ids IS NULL OR ch.file_id = any(p_file_ids))
       AND (p_collection_ids IS NULL OR ch.collection_id = any(p_collection_ids))
   )

@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
-import type { ModelSettings } from '#shared/config/model-config';
-import { AppError } from '#shared/errors/app-error';
+import type { ModelSettings } from '../config/model-config';
+import { AppError } from '../errors/app-error';
 
 export interface BatchLimits {
   /** At most this many inputs per request (OpenAI: 2,048). */
@@ -89,4 +89,15 @@ function pad(vector: number[], width: number): number[] {
   return vector.length === width
     ? vector
     : [...vector, ...new Array(width - vector.length).fill(0)];
+}
+
+/**
+ * The name a vector's model is recorded by (`name@dimensions`): vectors are compared only with
+ * vectors of the same one, a query's with the chunks' (a different model, or the same one at
+ * other dimensions, makes vectors that do not compare).
+ */
+export function embeddingModelId(
+  model: Pick<ModelSettings, 'embeddingModel' | 'embeddingDimensions'>,
+): string {
+  return `${model.embeddingModel}@${model.embeddingDimensions}`;
 }
