@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { loadKnowledgeStore, type DocumentFilterParams } from './nearest-chunks-query.ts';
 import { stats, type Stats } from './stats.ts';
-import { configuredEmbeddingModel } from '../workers/knowledge/src/db/stamp-embedding-model.ts';
+import { configuredEmbeddingModel } from '../dev/stack/embedding-model.ts';
 
 export interface FilteredRun {
   name: string;

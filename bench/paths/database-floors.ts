@@ -9,7 +9,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { httpDatabase, type DatabaseSettings } from '#shared/db/database';
 import { loadKnowledgeStore, type SearchMode } from '../nearest-chunks-query.ts';
-import { configuredEmbeddingModel } from '../../workers/knowledge/src/db/stamp-embedding-model.ts';
+import { configuredEmbeddingModel } from '../../dev/stack/embedding-model.ts';
 
 export interface SessionClaim {
   userId: string;

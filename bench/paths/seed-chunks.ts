@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import { embedText } from '../../dev/stack/offline-model/lexical.ts';
-import { configuredEmbeddingModel } from '../../workers/knowledge/src/db/stamp-embedding-model.ts';
+import { configuredEmbeddingModel } from '../../dev/stack/embedding-model.ts';
 import { makeCorpus, type CorpusChunk } from '../corpus.ts';
 import { loadKnowledgeStore } from '../nearest-chunks-query.ts';
 

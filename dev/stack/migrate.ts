@@ -4,10 +4,8 @@ import { migrate } from 'drizzle-orm/neon-serverless/migrator';
 import ws from 'ws';
 import { openPool, type DatabaseSettings } from '#shared/db/database';
 import { backfillSearchTerms } from '../../workers/knowledge/src/db/backfill-search-terms.ts';
-import {
-  configuredEmbeddingModel,
-  stampEmbeddingModel,
-} from '../../workers/knowledge/src/db/stamp-embedding-model.ts';
+import { stampEmbeddingModel } from '../../workers/knowledge/src/db/stamp-embedding-model.ts';
+import { configuredEmbeddingModel } from './embedding-model.ts';
 
 const MIGRATIONS = path.resolve(import.meta.dirname, '../../migrations');
 

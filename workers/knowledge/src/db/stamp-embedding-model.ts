@@ -8,13 +8,6 @@
 import { sql } from 'drizzle-orm';
 import type { NeonDatabase } from 'drizzle-orm/neon-serverless';
 
-/** `name@dimensions` from the environment, with the workers' defaults (wrangler.toml). */
-export function configuredEmbeddingModel(env: NodeJS.ProcessEnv): string {
-  const name = env.EMBEDDING_MODEL || 'text-embedding-3-small';
-  const dimensions = Number(env.EMBEDDING_DIMENSIONS) || 1536;
-  return `${name}@${dimensions}`;
-}
-
 /** Stamps every chunk without a recorded model with `model`; answers how many it stamped. */
 export async function stampEmbeddingModel(
   db: NeonDatabase<Record<string, unknown>>,
