@@ -11,7 +11,7 @@ import { ShellSession } from '../docs/shell-session.ts';
 import { adminToken, deleteFileViaApi, listFiles, stack } from './helpers';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const DOCUMENTS = ['README.md', 'docs/api.md'];
+const DOCUMENTS = ['README.md', 'docs/api.md', 'docs/keeping.md'];
 
 describe.each(DOCUMENTS)('the examples of %s', (file) => {
   it('run, and print what the document shows', { timeout: 300_000 }, async () => {

@@ -10,6 +10,8 @@ import { failureText } from '../i18n/failure';
 import { messages, type Messages } from '../i18n/messages';
 import { AddMemberForm, SettingsForm, type Role } from './collection-forms';
 import { MembersTable } from './members-table';
+import { SECTION_VIEWS } from './sections';
+import { collectionLink, type CollectionSection } from '../main/route';
 
 type Shown =
   | { kind: 'loading' }
@@ -25,7 +27,15 @@ type Shown =
  * collection and delete it. Controls a role would be refused are left out; the service
  * decides all the same, and its refusals are shown by their code.
  */
-export function CollectionPage({ id, collections }: { id: string; collections: CollectionStore }) {
+export function CollectionPage({
+  id,
+  section = 'members',
+  collections,
+}: {
+  id: string;
+  section?: CollectionSection;
+  collections: CollectionStore;
+}) {
   const ctx = useApp();
   const { api, signal } = ctx;
   const outcome = useOutcome();
@@ -93,12 +103,45 @@ export function CollectionPage({ id, collections }: { id: string; collections: C
     </p>
   );
 
+  /** The collection's screens as tabs (links: each has its own address), when it has more. */
+  function tabs(collection: Collection) {
+    const shown = Object.entries(SECTION_VIEWS).filter(([, view]) => view.shown(collection));
+    if (shown.length === 0) return null;
+    const tab = (key: CollectionSection, label: string) => (
+      <a
+        href={collectionLink(id, key)}
+        class="collection-tab"
+        aria-current={key === section ? 'page' : undefined}
+      >
+        {label}
+      </a>
+    );
+    return (
+      <nav class="collection-tabs" aria-label={m.collections.sections}>
+        {tab('members', m.collections.membersTab)}
+        {shown.map(([key, view]) => tab(key as CollectionSection, view.label(m)))}
+      </nav>
+    );
+  }
+
   function body(collection: Collection, members: CollectionMember[]) {
+    const other = section === 'members' ? undefined : SECTION_VIEWS[section];
+    if (other) {
+      const View = other.view;
+      return (
+        <>
+          {tabs(collection)}
+          {backLink}
+          <View collection={collection} />
+        </>
+      );
+    }
     const owner = mayManageMembers(collection);
     const self = members.find((member) => member.user_id === ctx.me.id);
     const name = collection.name;
     return (
       <>
+        {tabs(collection)}
         <p class="collection-about">
           {m.collections.yourRole(m.collections.role(collection.role))}
           {' · '}

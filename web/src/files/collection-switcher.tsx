@@ -1,3 +1,4 @@
+import { collectionLink } from '../main/route';
 import { useRef } from 'preact/hooks';
 import { collectionName, mayAddFiles } from '../collection-access';
 import type { CollectionStore } from '../collection-store';
@@ -66,12 +67,14 @@ export function CollectionSwitcher({ collections, say }: CollectionSwitcherProps
         </select>
       </div>
       <div class="collection-actions">
+        {/* The shared collection has no members: its keepers (a SUPER_ADMIN, its owner) still
+            open its screens (retrieval test, official answers, gap report). */}
         <a
           class="button small"
-          hidden={!current || current.shared}
-          href={current && !current.shared ? `#/collection/${current.id}` : undefined}
+          hidden={!current || (current.shared && current.role !== 'owner')}
+          href={current ? collectionLink(current.id) : undefined}
         >
-          {m.collections.members}
+          {current?.shared ? m.collections.manage : m.collections.members}
         </a>
         <button type="button" class="button small" onClick={() => void createCollection()}>
           {m.collections.newCollection}

@@ -118,7 +118,12 @@ export function MainScreen({ api, me, shown, fail, logout }: MainScreenProps) {
           ) : route.page === 'unhelpful' ? (
             <UnhelpfulPage />
           ) : route.page === 'collection' ? (
-            <CollectionPage key={route.id} id={route.id} collections={collections} />
+            <CollectionPage
+              key={route.id}
+              id={route.id}
+              section={route.section}
+              collections={collections}
+            />
           ) : (
             <Workspace
               store={store}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentLink, routeKey, routeOf } from './route';
+import { collectionLink, documentLink, routeKey, routeOf } from './route';
 
 const FILE = '0b9f4c1e-7d2a-4e5b-9c3d-2a1b0c9d8e7f';
 
@@ -17,6 +17,22 @@ describe('routeOf', () => {
   it('ignores a page or passage that is not a positive number', () => {
     expect(routeOf(`#/doc/${FILE}?page=0&chunk=x1`)).toEqual({ page: 'doc', id: FILE });
     expect(routeOf(`#/doc/${FILE}?page=-3`)).toEqual({ page: 'doc', id: FILE });
+  });
+
+  it('reads a collection screen, its members by default', () => {
+    expect(routeOf(`#/collection/${FILE}`)).toEqual({
+      page: 'collection',
+      id: FILE,
+      section: 'members',
+    });
+    expect(routeOf(`#/collection/${FILE}/gaps`)).toEqual({
+      page: 'collection',
+      id: FILE,
+      section: 'gaps',
+    });
+    expect(routeOf(`#/collection/${FILE}/nothing`)).toEqual({ page: 'chat' });
+    expect(collectionLink(FILE, 'retrieval')).toBe(`#/collection/${FILE}/retrieval`);
+    expect(collectionLink(FILE)).toBe(`#/collection/${FILE}`);
   });
 
   it('takes anything else for the chat', () => {

@@ -3,8 +3,19 @@ export type Route =
   | { page: 'chat' }
   | { page: 'users' }
   | { page: 'unhelpful' }
-  | { page: 'collection'; id: string }
+  | { page: 'collection'; id: string; section: CollectionSection }
   | DocumentRoute;
+
+/**
+ * A collection's screens (`#/collection/<id>/<section>`): its members and settings (the
+ * default), the retrieval test, its official answers and its gap report.
+ */
+export const COLLECTION_SECTIONS = ['members', 'retrieval', 'official', 'gaps'] as const;
+export type CollectionSection = (typeof COLLECTION_SECTIONS)[number];
+
+/** The link of a collection's screen. */
+export const collectionLink = (id: string, section: CollectionSection = 'members') =>
+  section === 'members' ? `#/collection/${id}` : `#/collection/${id}/${section}`;
 
 /**
  * The document viewer over the chat: a file at a page, with a passage highlighted. Shareable:
@@ -23,8 +34,14 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 export function routeOf(hash: string): Route {
   if (hash === '#/users') return { page: 'users' };
   if (hash === '#/unhelpful') return { page: 'unhelpful' };
-  const collection = new RegExp(`^#/collection/(${UUID})$`, 'i').exec(hash);
-  if (collection) return { page: 'collection', id: collection[1]! };
+  const collection = new RegExp(
+    `^#/collection/(${UUID})(?:/(${COLLECTION_SECTIONS.join('|')}))?$`,
+    'i',
+  ).exec(hash);
+  if (collection) {
+    const section = (collection[2]?.toLowerCase() ?? 'members') as CollectionSection;
+    return { page: 'collection', id: collection[1]!.toLowerCase(), section };
+  }
   const doc = new RegExp(`^#/doc/(${UUID})(?:\\?(.*))?$`, 'i').exec(hash);
   if (doc) {
     const query = new URLSearchParams(doc[2] ?? '');

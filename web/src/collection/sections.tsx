@@ -1,0 +1,24 @@
+import type { ComponentType } from 'preact';
+import type { Collection } from '../api/services';
+import type { Messages } from '../i18n/messages';
+import type { CollectionSection } from '../main/route';
+
+/** What a collection screen beside members and settings is given. */
+export interface SectionProps {
+  collection: Collection;
+}
+
+interface SectionView {
+  /** The tab's text. */
+  label(m: Messages): string;
+  view: ComponentType<SectionProps>;
+  /** Whether the caller's role in the collection shows the tab (the service decides anyway). */
+  shown(collection: Collection): boolean;
+}
+
+/**
+ * The collection's screens beside its members and settings (`#/collection/<id>/<section>`), in
+ * tab order: each screen adds itself here.
+ */
+export const SECTION_VIEWS: Partial<Record<Exclude<CollectionSection, 'members'>, SectionView>> =
+  {};
