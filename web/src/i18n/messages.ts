@@ -8,6 +8,7 @@ import { files } from './catalogue/files';
 import { filters } from './catalogue/filters';
 import { login } from './catalogue/login';
 import { metadata } from './catalogue/metadata';
+import { official } from './catalogue/official';
 import { pager } from './catalogue/pager';
 import { record } from './catalogue/record';
 import { support } from './catalogue/support';
@@ -31,6 +32,7 @@ const catalogue = {
   filters,
   login,
   metadata,
+  official,
   pager,
   record,
   support,

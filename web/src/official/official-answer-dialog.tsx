@@ -1,0 +1,214 @@
+import { useState } from 'preact/hooks';
+import type { AppContext } from '../context';
+import { isAbort } from '../context';
+import { openDialog } from '../components/dialog';
+import { Field } from '../components/field';
+import { FormDialog } from '../components/form-dialog';
+import { t, type Localized } from '../i18n/bind';
+import { failureText } from '../i18n/failure';
+import { messages } from '../i18n/messages';
+
+/** A passage the answer may cite: its chunk id and, when known, where it stands. */
+export interface CitedPassage {
+  chunk_id: number;
+  file_name?: string;
+  page?: number;
+  /** A little of its text, to tell passages apart. */
+  excerpt?: string;
+}
+
+export interface OfficialAnswerDraft {
+  collectionId: string;
+  /** Changes this official answer; a new one without it. */
+  id?: string;
+  question?: string;
+  answer?: string;
+  /** Chunk ids it cites (from an answer's sources, a search, or the answer being edited). */
+  citations?: number[];
+  /** What is known of those passages, to name them; unnamed ones show their number. */
+  cited?: CitedPassage[];
+  /** Gap-report question ids the answer settles (marked resolved when it is saved). */
+  resolves?: number[];
+}
+
+/**
+ * Writes (or changes) an official answer (标准口径) of a collection: its question, its answer
+ * and the passages it cites, picked from a search of the collection. Resolves whether it was
+ * saved. Used by the collection's "Official answers" screen, by "Make official" on an answer
+ * in the chat and by the gap report.
+ */
+export function openOfficialAnswerDialog(
+  ctx: AppContext,
+  draft: OfficialAnswerDraft,
+): Promise<boolean> {
+  return openDialog<boolean>(
+    (done) => <OfficialAnswerForm ctx={ctx} draft={draft} done={done} />,
+    false,
+  );
+}
+
+const passageName = (passage: CitedPassage) => {
+  const m = messages().official;
+  return passage.file_name !== undefined && passage.page !== undefined
+    ? m.passageAt(passage.file_name, passage.page)
+    : m.passage(passage.chunk_id);
+};
+
+function OfficialAnswerForm(props: {
+  ctx: AppContext;
+  draft: OfficialAnswerDraft;
+  done(saved: boolean): void;
+}) {
+  const { ctx, draft, done } = props;
+  const m = messages().official;
+  const [chosen, setChosen] = useState<number[]>(draft.citations ?? []);
+  // Every passage the user has seen (prefilled, then search results), to name the chosen ones.
+  const [known, setKnown] = useState<Map<number, CitedPassage>>(
+    () => new Map((draft.cited ?? []).map((passage) => [passage.chunk_id, passage])),
+  );
+  const [query, setQuery] = useState(draft.question ?? '');
+  const [results, setResults] = useState<CitedPassage[] | undefined>();
+  const [searchProblem, setSearchProblem] = useState<string | undefined>();
+
+  async function search() {
+    const text = query.trim();
+    if (!text) return;
+    setSearchProblem(undefined);
+    try {
+      const hits = await ctx.api.knowledge.GetQuery(
+        { text, top: 10, collection_id: draft.collectionId },
+        { signal: ctx.signal },
+      );
+      const found = hits.map((hit) => ({
+        chunk_id: hit.id,
+        file_name: hit.file_name,
+        page: hit.page,
+        excerpt: hit.content.slice(0, 160),
+      }));
+      setKnown((before) => new Map([...before, ...found.map((p) => [p.chunk_id, p] as const)]));
+      setResults(found);
+    } catch (err) {
+      if (isAbort(err)) return;
+      setSearchProblem(failureText(ctx.fail(err), messages()));
+    }
+  }
+
+  function toggle(id: number, on: boolean) {
+    setChosen((before) =>
+      on ? [...before.filter((c) => c !== id), id] : before.filter((c) => c !== id),
+    );
+  }
+
+  async function submit(data: FormData): Promise<Localized | void> {
+    try {
+      await ctx.api.chat.PostOfficialAnswer(
+        {
+          body: {
+            ...(draft.id ? { id: draft.id } : {}),
+            collection_id: draft.collectionId,
+            question: String(data.get('question') ?? '').trim(),
+            answer: String(data.get('answer') ?? '').trim(),
+            citations: chosen,
+            ...(draft.resolves?.length ? { resolves: draft.resolves } : {}),
+          },
+        },
+        { signal: ctx.signal },
+      );
+      done(true);
+    } catch (err) {
+      const failure = ctx.fail(err);
+      return t((all) => all.official.notSaved(failureText(failure, all)));
+    }
+  }
+
+  // The chosen passages first (in citation order), then search results not chosen yet.
+  const listed = [
+    ...chosen.map((id) => known.get(id) ?? { chunk_id: id }),
+    ...(results ?? []).filter((passage) => !chosen.includes(passage.chunk_id)),
+  ];
+
+  return (
+    <FormDialog
+      title={m.dialogTitle}
+      message={draft.resolves?.length ? m.resolves(draft.resolves.length) : undefined}
+      info={Boolean(draft.resolves?.length)}
+      submit={m.save}
+      onCancel={() => done(false)}
+      onSubmit={submit}
+    >
+      <Field label={m.question}>
+        {({ id }) => (
+          <input
+            id={id}
+            name="question"
+            required
+            maxLength={2000}
+            autofocus
+            defaultValue={draft.question ?? ''}
+          />
+        )}
+      </Field>
+      <Field label={m.answer}>
+        {({ id }) => (
+          <textarea
+            id={id}
+            name="answer"
+            required
+            rows={6}
+            maxLength={20_000}
+            defaultValue={draft.answer ?? ''}
+          />
+        )}
+      </Field>
+      <fieldset class="official-citations">
+        <legend>{m.citations}</legend>
+        <p class="hint">{m.citationsHint}</p>
+        <div class="form-row">
+          <Field label={m.search}>
+            {({ id }) => (
+              <input
+                id={id}
+                type="search"
+                value={query}
+                onInput={(event) => setQuery(event.currentTarget.value)}
+                onKeyDown={(event) => {
+                  // Enter searches here instead of sending the whole form.
+                  if (event.key === 'Enter') {
+                    event.preventDefault();
+                    void search();
+                  }
+                }}
+              />
+            )}
+          </Field>
+          <button type="button" class="button small" onClick={() => void search()}>
+            {m.searchButton}
+          </button>
+        </div>
+        {searchProblem && (
+          <p class="notice error" role="alert">
+            {searchProblem}
+          </p>
+        )}
+        {results?.length === 0 && <p class="hint">{m.noResults}</p>}
+        {listed.length > 0 && (
+          <ul class="official-passages">
+            {listed.map((passage) => (
+              <li key={passage.chunk_id}>
+                <label>
+                  <input
+                    type="checkbox"
+                    checked={chosen.includes(passage.chunk_id)}
+                    onChange={(event) => toggle(passage.chunk_id, event.currentTarget.checked)}
+                  />{' '}
+                  <strong>{passageName(passage)}</strong>
+                  {passage.excerpt && <span class="hint"> {passage.excerpt}</span>}
+                </label>
+              </li>
+            ))}
+          </ul>
+        )}
+      </fieldset>
+    </FormDialog>
+  );
+}
