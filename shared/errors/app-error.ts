@@ -61,7 +61,9 @@ export type Missing =
   | 'conversation'
   | 'message'
   | 'passage'
-  | 'page';
+  | 'page'
+  | 'retrieval test'
+  | 're-index job';
 
 /** The one way to say that something is not there. */
 export const notFound = (what: Missing) =>
