@@ -18,7 +18,7 @@ import { getOriginal } from '../store/originals';
 import { parseByteRange, type FileDownload } from '#shared/service/file-download';
 import { callValidity, validityIn } from './metadata';
 import { removeFile } from './remove-file';
-import { fileView, progressView } from './views';
+import { fileView, listedFileView, progressView } from './views';
 
 export async function list(
   params: { file_id?: string[]; collection_id?: string[]; with_content?: boolean },
@@ -34,9 +34,7 @@ export async function list(
       ctx,
       rows.map((row) => row.file.id),
     );
-    return rows.map((row) =>
-      fileView(row.file, row.collectionName, undefined, validity.get(row.file.id)),
-    );
+    return rows.map((row) => listedFileView(row, undefined, validity.get(row.file.id)));
   }
   // The text of many long files is more than one HTTP answer carries: a session reads it.
   return kdb.transaction(async (tx) => {
@@ -45,12 +43,7 @@ export async function list(
     const contents = await fileContents(tx, ids);
     const validity = await validityIn(tx, ids);
     return rows.map((row) =>
-      fileView(
-        row.file,
-        row.collectionName,
-        contents.get(row.file.id) ?? '',
-        validity.get(row.file.id),
-      ),
+      listedFileView(row, contents.get(row.file.id) ?? '', validity.get(row.file.id)),
     );
   });
 }
@@ -156,15 +149,17 @@ export async function move(
   { body }: { body: { id: string; collection_id: string } },
   ctx: KnowledgeCall,
 ) {
-  const { file } = await fileFor(ctx, body.id, { manage: true });
+  const { file, replacingName } = await fileFor(ctx, body.id, { manage: true });
   const target = await collectionFor(ctx, body.collection_id, 'editor');
-  if (file.collectionId === target.id) return fileView(file, target.name);
+  if (file.collectionId === target.id) {
+    return fileView(file, target.name, undefined, undefined, replacingName);
+  }
   const kdb = knowledgeDb(ctx);
   try {
     const [moved] = await kdb.run(moveFile(kdb.db, file.id, target.id));
     if (!moved) throw notFound('file');
     ctx.log.info('file moved', { file_id: file.id, collection_id: target.id });
-    return fileView(moved, target.name);
+    return fileView(moved, target.name, undefined, undefined, replacingName);
   } catch (err) {
     if (sqlStateOf(err) === '23505') {
       throw new AppError('duplicate_file');

@@ -16,7 +16,7 @@ import {
 } from '../store/relations';
 import type { ValidityStatusName } from '../store/validity';
 import { fileFor } from './files';
-import { fileView } from './views';
+import { listedFileView } from './views';
 
 /** A relation as one file sees it: its own, or another's that names it (`…_by`). */
 export interface FileRelationView {
@@ -95,9 +95,8 @@ function validityViews(statuses: Rows<0>, own: Rows<1>, naming: Rows<2>) {
 
 /** The file as the list shows it, after a change. */
 async function listed(ctx: KnowledgeCall, id: string) {
-  const { file, collectionName } = await fileFor(ctx, id);
-  const validity = (await callValidity(ctx, [id])).get(id);
-  return fileView(file, collectionName, undefined, validity);
+  const found = await fileFor(ctx, id);
+  return listedFileView(found, undefined, (await callValidity(ctx, [id])).get(id));
 }
 
 /** A person's correction of what a document says of itself (see the contract). */

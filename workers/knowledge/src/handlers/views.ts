@@ -31,12 +31,17 @@ export const metadataView = (row: FileRow) => ({
   origin: row.metadataOrigin,
 });
 
-/** What clients see of a file in the list. */
+/**
+ * What clients see of a file in the list. `replacingName` is the name of the file this one
+ * replaces once it is ready (store/files.ts `replacingName`): null when it replaces none, or
+ * has replaced it already.
+ */
 export const fileView = (
   row: FileRow,
   collectionName: string,
   content?: string,
   validity?: FileValidity,
+  replacingName?: string | null,
 ) => ({
   ...progressView(row, validity),
   collection: { id: row.collectionId, name: collectionName },
@@ -44,8 +49,18 @@ export const fileView = (
   format: row.format,
   uploader: { id: row.uploaderId, username: row.uploaderName },
   created_at: row.createdAt.toISOString(),
+  enabled: row.enabled,
+  version: row.version,
+  replaces: row.replacesId && replacingName ? { id: row.replacesId, name: replacingName } : null,
   ...(content === undefined ? {} : { content }),
 });
+
+/** A file as the list statements select it (store/files.ts withCollection). */
+export const listedFileView = (
+  row: { file: FileRow; collectionName: string; replacingName: string | null },
+  content?: string,
+  validity?: FileValidity,
+) => fileView(row.file, row.collectionName, content, validity, row.replacingName);
 
 /** What an upload answers. */
 export const uploadView = (row: FileRow, duplicate: boolean) => ({

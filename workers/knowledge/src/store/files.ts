@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { RequestDb } from '#shared/db/request-db';
 import type * as schema from '../db/schema';
@@ -26,11 +26,18 @@ export const fileBySha = (db: Queries, collectionId: string, sha256: string) =>
 export const fileById = (db: Queries, id: string) =>
   db.select().from(files).where(eq(files.id, id)).limit(1);
 
-const withCollection = {
+export const withCollection = {
   file: files,
   collectionName: collections.name,
   /** Whether the caller may delete, retry or move it (the files_manage policy's rule). */
   manageable: sql<boolean>`${manageFile(files)}`,
+  /**
+   * While a new version is on its way: the name of the version it replaces once ready (null
+   * once it has: the old one is superseded then).
+   */
+  replacingName: sql<
+    string | null
+  >`(select r.name from files r where r.id = ${files.replacesId} and r.superseded_by is null)`,
 };
 
 /** A file the caller can read, with its collection's name; none when they cannot. */
@@ -44,6 +51,7 @@ export const fileForCaller = (db: Queries, id: string) =>
 
 export type CallerFile = Awaited<ReturnType<typeof fileForCaller>>[number];
 
+/** Current files only: a version superseded by a newer one is in the file's history alone. */
 export function listFiles(db: Queries, filter: { ids?: string[]; collectionIds?: string[] }) {
   return db
     .select(withCollection)
@@ -51,6 +59,7 @@ export function listFiles(db: Queries, filter: { ids?: string[]; collectionIds?:
     .innerJoin(collections, eq(collections.id, files.collectionId))
     .where(
       and(
+        isNull(files.supersededBy),
         filter.ids ? inArray(files.id, filter.ids) : undefined,
         filter.collectionIds ? inArray(files.collectionId, filter.collectionIds) : undefined,
       ),
