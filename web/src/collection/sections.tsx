@@ -2,6 +2,7 @@ import type { ComponentType } from 'preact';
 import type { Collection } from '../api/services';
 import type { Messages } from '../i18n/messages';
 import type { CollectionSection } from '../main/route';
+import { RetrievalSection } from '../retrieval/retrieval-page';
 
 /** What a collection screen beside members and settings is given. */
 export interface SectionProps {
@@ -21,4 +22,6 @@ interface SectionView {
  * tab order: each screen adds itself here.
  */
 export const SECTION_VIEWS: Partial<Record<Exclude<CollectionSection, 'members'>, SectionView>> =
-  {};
+  {
+    retrieval: { label: (m) => m.retrieval.section, view: RetrievalSection, shown: () => true },
+  };

@@ -11,6 +11,7 @@ import { metadata } from './catalogue/metadata';
 import { official } from './catalogue/official';
 import { pager } from './catalogue/pager';
 import { record } from './catalogue/record';
+import { retrieval } from './catalogue/retrieval';
 import { support } from './catalogue/support';
 import { users } from './catalogue/users';
 import { viewer } from './catalogue/viewer';
@@ -35,6 +36,7 @@ const catalogue = {
   official,
   pager,
   record,
+  retrieval,
   support,
   users,
   viewer,
