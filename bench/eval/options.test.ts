@@ -37,3 +37,48 @@ describe('parseOptions', () => {
     expect(() => parse('--url', 'ftp://localhost')).toThrow(/http/);
   });
 });
+
+describe('parseOptions --collection', () => {
+  const ID = '3f1c2a9e-0b7d-4c55-9a61-2e8f0d4b7c11';
+
+  it('defaults to the local dev stack and its admin, top 10', () => {
+    const options = parse('--collection', ID.toUpperCase());
+    expect(options.operator).toBeUndefined();
+    expect(options.collection).toMatchObject({
+      id: ID,
+      url: 'http://127.0.0.1:8787',
+      top: 10,
+      username: process.env.KBCHAT_USERNAME ?? 'admin',
+    });
+  });
+
+  it('takes a service, a login and top, and refuses what does not fit', () => {
+    const options = parse(
+      '--collection',
+      ID,
+      '--url',
+      'http://localhost:9000/',
+      '--username',
+      'kim',
+      '--password',
+      'pw',
+      '--top',
+      '5',
+      '--modes',
+      'hybrid',
+    );
+    expect(options.collection).toEqual({
+      id: ID,
+      url: 'http://localhost:9000',
+      top: 5,
+      username: 'kim',
+      password: 'pw',
+    });
+    expect(options.modes).toEqual(['hybrid']);
+    expect(() => parse('--collection', 'shared')).toThrow(/collection id/);
+    expect(() => parse('--collection', ID, '--top', '0')).toThrow(/--top/);
+    expect(() => parse('--collection', ID, '--username', 'kim')).toThrow(/go together/);
+    expect(() => parse('--collection', ID, '--url', 'https://kb.example.com')).toThrow(/loopback/);
+    expect(() => parse('--top', '5')).toThrow(/need --collection/);
+  });
+});

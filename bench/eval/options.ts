@@ -16,7 +16,15 @@ With --url: asks your own questions of a running service; nothing is uploaded.
   --token <token>       a bearer token; or set KBCHAT_TOKEN, or KBCHAT_USERNAME and KBCHAT_PASSWORD
   --allow-remote        allow a non-loopback --url
 
-Both:
+With --collection: runs a collection's saved test set (the retrieval test screen's) on a running
+service, through POST /moduleknowledge/retrieval_test_run; nothing is uploaded.
+  --collection <id>     the collection
+  --url <base>          the service (default http://127.0.0.1:8787, the local dev stack)
+  --username <name>     with --password: log in as them (default the dev stack's admin /
+  --password <secret>   admin-password); or --token, KBCHAT_TOKEN, KBCHAT_USERNAME/KBCHAT_PASSWORD
+  --top <n>             results searched per question, 1–50 (default 10)
+
+All:
   --threshold <x>       the chat's similarity threshold for refusals (default 0.5, CHAT_MIN_SIMILARITY)
   --modes <list>        comma-separated, from vector,hybrid,keyword (default all three)
   --out <file>          the full results as JSON (default bench-results/eval.json)`;
@@ -31,7 +39,26 @@ export interface EvalOptions {
     token?: string;
     allowRemote: boolean;
   };
+  /** --collection: the collection's saved set on a running service. */
+  collection?: CollectionTarget;
 }
+
+export interface CollectionTarget {
+  id: string;
+  url: string;
+  top: number;
+  /** A bearer token; else logged in with username and password. */
+  token?: string;
+  username: string;
+  password: string;
+}
+
+/** The local dev stack and the first super admin `npm run dev` makes (README "Set up"). */
+export const DEV_STACK = {
+  url: 'http://127.0.0.1:8787',
+  username: 'admin',
+  password: 'admin-password',
+};
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -51,6 +78,10 @@ export function parseOptions(argv: readonly string[], root: string): EvalOptions
       threshold: { type: 'string', default: '0.5' },
       modes: { type: 'string', default: MODES.join(',') },
       out: { type: 'string', default: path.join(root, 'bench-results', 'eval.json') },
+      collection: { type: 'string' },
+      username: { type: 'string' },
+      password: { type: 'string' },
+      top: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     allowPositionals: true,
@@ -73,27 +104,21 @@ export function parseOptions(argv: readonly string[], root: string): EvalOptions
     out: path.resolve(values.out!),
   };
 
+  if (values.collection !== undefined) {
+    options.collection = collectionTarget(values);
+    return options;
+  }
+  if (values.username || values.password || values.top) {
+    throw new Error(`--username, --password and --top need --collection\n\n${USAGE}`);
+  }
   if (values.url === undefined) {
     if (values.questions || values.token || values['allow-remote']) {
       throw new Error(`--questions, --token and --allow-remote need --url\n\n${USAGE}`);
     }
     return options;
   }
-  let url: URL;
-  try {
-    url = new URL(values.url);
-  } catch {
-    throw new Error(`--url is not a URL: "${values.url}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new Error(`--url must be http:// or https://, got "${values.url}"`);
-  }
-  if (!isLoopback(url) && !values['allow-remote']) {
-    throw new Error(
-      `refusing ${url.host}: not loopback. The evaluation sends every question (${MODES.length} ` +
-        'modes) to the service; add --allow-remote if that is what you want.',
-    );
-  }
+  const url = serviceUrl(values.url);
+  checkRemote(url, values['allow-remote']!);
   if (!values.questions) throw new Error(`--url needs --questions <file>\n\n${USAGE}`);
   options.operator = {
     url: url.origin + url.pathname.replace(/\/+$/, ''),
@@ -102,4 +127,62 @@ export function parseOptions(argv: readonly string[], root: string): EvalOptions
     allowRemote: values['allow-remote']!,
   };
   return options;
+}
+
+function serviceUrl(value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`--url is not a URL: "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`--url must be http:// or https://, got "${value}"`);
+  }
+  return url;
+}
+
+function checkRemote(url: URL, allowRemote: boolean): void {
+  if (!isLoopback(url) && !allowRemote) {
+    throw new Error(
+      `refusing ${url.host}: not loopback. The evaluation sends every question (${MODES.length} ` +
+        'modes) to the service; add --allow-remote if that is what you want.',
+    );
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function collectionTarget(values: {
+  collection?: string;
+  url?: string;
+  questions?: string;
+  token?: string;
+  username?: string;
+  password?: string;
+  top?: string;
+  'allow-remote'?: boolean;
+}): CollectionTarget {
+  if (!UUID.test(values.collection!)) {
+    throw new Error(`--collection takes a collection id, got "${values.collection}"`);
+  }
+  if (values.questions) throw new Error('--questions and --collection exclude each other');
+  const url = serviceUrl(values.url ?? DEV_STACK.url);
+  checkRemote(url, values['allow-remote'] ?? false);
+  const top = Number(values.top ?? '10');
+  if (!Number.isInteger(top) || top < 1 || top > 50) {
+    throw new Error(`--top must be a whole number from 1 to 50, got "${values.top}"`);
+  }
+  if ((values.username === undefined) !== (values.password === undefined)) {
+    throw new Error('--username and --password go together');
+  }
+  const token = values.token ?? (values.username ? undefined : process.env.KBCHAT_TOKEN);
+  return {
+    id: values.collection!.toLowerCase(),
+    url: url.origin + url.pathname.replace(/\/+$/, ''),
+    top,
+    ...(token ? { token } : {}),
+    username: values.username ?? process.env.KBCHAT_USERNAME ?? DEV_STACK.username,
+    password: values.password ?? process.env.KBCHAT_PASSWORD ?? DEV_STACK.password,
+  };
 }

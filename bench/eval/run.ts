@@ -5,12 +5,14 @@
 // Built-in (no --url): an isolated stack with the generated corpus, the built-in questions, the
 // labels checked against the source text and against the text the service extracted.
 // Operator (--url, --questions): someone's own questions against a running service.
+// Collection (--collection): a collection's saved test set, run by a running service.
 //
 // Output: a compact table, and everything (per question too) in bench-results/eval.json.
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { collectionReport, runCollectionSet } from './collection-set.ts';
 import { logIn } from './service-login.ts';
 import { EVAL_DOCUMENTS } from './documents.ts';
 import { devDatabaseSettings, embed, exactNeighbours, servedPlan } from './exact-search.ts';
@@ -135,7 +137,32 @@ async function measureHnsw(
   };
 }
 
+/** --collection: the collection's saved set, run by the service; printed and written out. */
+async function collectionMain(target: NonNullable<EvalOptions['collection']>): Promise<void> {
+  const startedAt = new Date();
+  log(`the saved test set of collection ${target.id} at ${target.url}`);
+  const { tests, runs } = await runCollectionSet(target, options.modes);
+  const capped = runs.some((run) => run.cases.length < tests.length)
+    ? ` (the service runs the first ${runs[0]!.cases.length})`
+    : '';
+  const title =
+    `Retrieval test set: collection ${target.id} at ${target.url}; ` +
+    `${tests.length} saved questions${capped}; top ${target.top}`;
+  console.log(`\n${collectionReport(title, tests, runs)}`);
+  await mkdir(path.dirname(options.out), { recursive: true });
+  const output = {
+    started_at: startedAt.toISOString(),
+    finished_at: new Date().toISOString(),
+    target: { kind: 'collection test set', url: target.url, collection_id: target.id },
+    tests,
+    runs,
+  };
+  await writeFile(options.out, `${JSON.stringify(output, null, 2)}\n`);
+  console.log(`\nwritten to ${path.relative(process.cwd(), options.out) || options.out}`);
+}
+
 async function main(): Promise<void> {
+  if (options.collection) return collectionMain(options.collection);
   const startedAt = new Date();
   let items: EvalItem[];
   let api: KnowledgeApi;
