@@ -23,7 +23,7 @@ export interface TurnOutcome {
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | undefined;
   mode: z.output<typeof ChatMode> | undefined;
   language: Language;
-  /** Why a similarity refusal refused (its `refusal` event); not stored, only told. */
+  /** Why a similarity refusal refused (its `refusal` event); its candidates are stored as the turn's `closest`. */
   refusal: z.output<typeof ChatRefusal> | undefined;
 }
 

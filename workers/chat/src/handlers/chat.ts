@@ -12,6 +12,7 @@ import { languageOf } from '../answer/language';
 import * as store from '../store/conversations';
 import { startOutcome, type TurnOutcome } from '../answer/turn';
 import { proposeFilters } from '../answer/propose-filters';
+import { gapOfTurn, recordGap } from '../gaps/record';
 
 type Impl = ServiceImpl<typeof chatService, ChatEnv, Principal>;
 type ChatBody = Parameters<Impl['Chat']>[0]['body'];
@@ -169,6 +170,18 @@ async function saveTurn(
       conversation_id: conversation.id,
       status: turn.outcome.status,
       error: String(err),
+    });
+    return;
+  }
+  // A refusal or an answer not found in its sources goes into the gap report (gaps/record.ts),
+  // filed under the turn (stored just now) and the standalone question retrieval searched.
+  const gap = gapOfTurn(turn.outcome);
+  if (gap) {
+    await recordGap(ctx, {
+      ...gap,
+      messageId: turn.id,
+      question: turn.retrievalQuestion,
+      scope: scope.collectionIds,
     });
   }
 }

@@ -2,11 +2,16 @@ import type { chatService } from '#shared/contracts/chat';
 import { notFound } from '#shared/errors/app-error';
 import type { Principal } from '#shared/auth/roles';
 import type { ServiceImpl } from '#shared/service';
-import { chatDb } from '../call';
+import type { z } from 'zod';
+import type { ChatSource } from '#shared/contracts/chat';
+import { chatDb, type ChatCall } from '../call';
+import { recordGap, unhelpfulGap } from '../gaps/record';
 import * as store from '../store/conversations';
+import * as gapStore from '../store/gaps';
 import { conversationView, feedbackView, messageView } from './views';
 
 type Impl = ServiceImpl<typeof chatService, ChatEnv, Principal>;
+type StoredSource = z.output<typeof ChatSource>;
 
 export const listConversations: Impl['GetConversations'] = async ({ page, size }, ctx) => {
   const { batch, db } = chatDb(ctx);
@@ -41,26 +46,56 @@ export const deleteConversation: Impl['DeleteConversation'] = async ({ id }, ctx
 };
 
 export const putFeedback: Impl['PutMessageFeedback'] = async ({ body }, ctx) => {
-  const { run, db } = chatDb(ctx);
+  const { batch, db } = chatDb(ctx);
   const comment = body.comment?.trim() || null;
-  const [row] = await run(
+  const [[before], [row]] = await batch([
+    store.feedbackOf(db, body.message_id),
     store.setFeedback(db, body.message_id, body.rating && { rating: body.rating, comment }),
-  );
+  ]);
   if (!row) throw notFound('message');
+  // The gap report follows the mark, after the answer (never failing it): a new unhelpful
+  // mark files the question, taking it back removes it.
+  const was = before?.feedback === 'unhelpful';
+  const is = body.rating === 'unhelpful';
+  if (was !== is) ctx.waitUntil(followMark(ctx, body.message_id, is));
   return { message_id: body.message_id, feedback: feedbackView(row) };
 };
 
-export const listUnhelpful: Impl['GetUnhelpfulAnswers'] = async ({ page, size }, ctx) => {
+async function followMark(ctx: ChatCall, messageId: string, unhelpful: boolean): Promise<void> {
+  const { run, db } = chatDb(ctx);
+  try {
+    if (!unhelpful) {
+      await run(gapStore.deleteUnhelpfulGap(db, messageId));
+      return;
+    }
+    const [turn] = await run(gapStore.turnForGap(db, messageId));
+    if (!turn) return;
+    const sources = Array.isArray(turn.sources) ? (turn.sources as StoredSource[]) : [];
+    await recordGap(ctx, {
+      ...unhelpfulGap(sources),
+      messageId,
+      question: turn.retrievalQuestion,
+      scope: turn.collectionIds,
+    });
+  } catch (err) {
+    ctx.log.error('gap report not updated for a feedback mark', { error: String(err) });
+  }
+}
+
+export const listUnhelpful: Impl['GetUnhelpfulAnswers'] = async ({ page, size, resolved }, ctx) => {
   const { batch, db } = chatDb(ctx);
+  const withResolved = resolved === true;
   const [rows, [counted]] = await batch([
-    store.unhelpfulPage(db, page, size),
-    store.unhelpfulCount(db),
+    store.unhelpfulPage(db, page, size, withResolved),
+    store.unhelpfulCount(db, withResolved),
   ]);
   return {
     items: rows.map((row) => ({
       ...messageView(row),
       conversation_id: row.conversationId,
       username: row.username,
+      resolved_at: row.reviewResolvedAt?.toISOString() ?? null,
+      ...(Array.isArray(row.closest) ? { closest_passages: row.closest as StoredSource[] } : {}),
     })),
     page,
     size,

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { conversations, messages, type FeedbackRating } from '../db/schema';
 import type * as schema from '../db/schema';
@@ -128,6 +128,8 @@ export const insertTurn = (
     language: turn.outcome.language,
     support: turn.outcome.support ?? null,
     model: turn.model,
+    // A refusal's nearest passages, for the reviewers of unhelpful answers.
+    closest: turn.outcome.refusal?.candidates ?? null,
     createdAt: turn.createdAt,
   });
 
@@ -151,22 +153,49 @@ export const setFeedback = (
       feedbackAt: messages.feedbackAt,
     });
 
+/** Unhelpful answers under review: open ones, or all of them (`withResolved`). */
+const unhelpfulWhere = (withResolved: boolean) =>
+  withResolved
+    ? eq(messages.feedback, 'unhelpful')
+    : and(eq(messages.feedback, 'unhelpful'), isNull(messages.reviewResolvedAt));
+
 /** Answers marked unhelpful that the caller may read (a SUPER_ADMIN: everyone's), newest mark first. */
-export const unhelpfulPage = (db: Queries, page: number, size: number) =>
+export const unhelpfulPage = (db: Queries, page: number, size: number, withResolved = false) =>
   db
     .select({
       ...messageColumns,
       conversationId: messages.conversationId,
       username: sql<string>`(select u.username from users u where u.id = ${messages.userId})`,
+      closest: messages.closest,
+      reviewResolvedAt: messages.reviewResolvedAt,
     })
     .from(messages)
-    .where(eq(messages.feedback, 'unhelpful'))
+    .where(unhelpfulWhere(withResolved))
     .orderBy(desc(messages.feedbackAt), desc(messages.id))
     .limit(size)
     .offset((page - 1) * size);
 
-export const unhelpfulCount = (db: Queries) =>
-  db.select({ total: count() }).from(messages).where(eq(messages.feedback, 'unhelpful'));
+export const unhelpfulCount = (db: Queries, withResolved = false) =>
+  db.select({ total: count() }).from(messages).where(unhelpfulWhere(withResolved));
+
+/** A SUPER_ADMIN marks an unhelpful answer dealt with, or open again (the review columns only). */
+export const resolveUnhelpful = (db: Queries, messageId: string, resolved: boolean) =>
+  db
+    .update(messages)
+    .set(
+      resolved
+        ? { reviewResolvedAt: sql`now()`, reviewResolvedBy: sql`kbchat_user()` }
+        : { reviewResolvedAt: null, reviewResolvedBy: null },
+    )
+    .where(and(eq(messages.id, messageId), eq(messages.feedback, 'unhelpful')))
+    .returning({ id: messages.id });
+
+/** A turn's feedback before it is changed (read in the same transaction as the change). */
+export const feedbackOf = (db: Queries, messageId: string) =>
+  db
+    .select({ feedback: messages.feedback })
+    .from(messages)
+    .where(and(eq(messages.id, messageId), eq(messages.userId, sql`kbchat_user()`)));
 
 export type MessageRow = Awaited<ReturnType<typeof messagesOf>>[number];
 export type ConversationRow = Awaited<ReturnType<typeof conversationById>>[number];
