@@ -63,7 +63,8 @@ export type Missing =
   | 'passage'
   | 'page'
   | 'retrieval test'
-  | 're-index job';
+  | 're-index job'
+  | 'official answer';
 
 /** The one way to say that something is not there. */
 export const notFound = (what: Missing) =>

@@ -25,6 +25,8 @@ import {
 import { refusalCodes, type TurnOutcome } from './turn';
 import type { Filters } from './propose-filters';
 import { validityNote } from './validity-note';
+import { givenAsWritten, officialSources } from '../official/direct';
+import type { OfficialLookup, OfficialMatch } from '../official/match';
 
 /** The spec's fixed figures: results asked of knowledge, tokens and temperature. */
 export const TOP_RESULTS = 10;
@@ -42,7 +44,13 @@ type Context = z.output<typeof ChatContext>;
 
 /** What knowledge was asked, already under way: the whole base, or chosen files. */
 export type Retrieval =
-  { scope: 'all'; results: Promise<QueryResult[]> } | { scope: 'files'; context: Promise<Context> };
+  | {
+      scope: 'all';
+      results: Promise<QueryResult[]>;
+      /** The nearest official answer (标准口径), looked for beside the retrieval (official/). */
+      official?: OfficialLookup;
+    }
+  | { scope: 'files'; context: Promise<Context> };
 
 export interface AnswerRequest {
   /** The user's question as asked: it sets the answer's language. */
@@ -178,11 +186,19 @@ async function* answerIn(
     type: 'content',
   });
 
+  // An official answer (标准口径) close enough is given as written: no model call, and no
+  // waiting for the retrieval, which ran beside its lookup.
+  const official = request.retrieval.scope === 'all' ? await request.retrieval.official : undefined;
+  if (official?.use === 'direct') {
+    yield* givenAsWritten(official, request, language, deps.settings.neutraliseMarkup);
+    return;
+  }
+
   let prepared: Prepared | Refusal;
   try {
     prepared =
       request.retrieval.scope === 'all'
-        ? prepareAll(request, question, await request.retrieval.results, language, deps)
+        ? prepareAll(request, question, await request.retrieval.results, language, deps, official)
         : prepareFiles(question, await request.retrieval.context, language, log);
   } catch (err) {
     // A collection the user cannot read (knowledge answers 404): said as such, not as an outage.
@@ -301,9 +317,11 @@ function prepareAll(
   results: QueryResult[],
   language: Language,
   deps: AnswerDeps,
+  /** An official answer below its threshold but above chat's: the model's first context item. */
+  official?: OfficialMatch,
 ): Prepared | Refusal {
   const kept = results.filter((r) => r.similarity >= deps.settings.minSimilarity);
-  if (kept.length === 0) {
+  if (kept.length === 0 && !official) {
     log.warn('no relevant knowledge: refused without asking the model', {
       retrieved: results.length,
       best_similarity: results[0]?.similarity ?? null,
@@ -316,11 +334,20 @@ function prepareAll(
   }
   return {
     mode: 'retrieval',
-    prompt: buildPrompt(question, kept, language),
+    prompt: buildPrompt(
+      question,
+      kept,
+      language,
+      official && {
+        question: official.question,
+        answer: official.answer,
+        cites: official.citations,
+      },
+    ),
     // `[n]` is the n-th kept result: sources stay in that order, each told where it is first cited.
     sources: (answer) => {
       const order = citedNumbers(answer, kept.length);
-      return kept.map((result, i) => {
+      const retrieved = kept.map((result, i) => {
         const at = order.indexOf(i);
         return {
           ...sourceOf(result),
@@ -328,12 +355,18 @@ function prepareAll(
           citation: at < 0 ? null : at + 1,
         };
       });
+      // The official answer's citations follow the numbered ones, so `[n]` stays the n-th source.
+      if (!official) return retrieved;
+      const listed = new Set<number | null | undefined>(retrieved.map((s) => s.chunk_id));
+      const extra = officialSources(official, false).filter((s) => !listed.has(s.chunk_id));
+      return [...retrieved, ...extra];
     },
     support: (answer) =>
-      checkSupport(
-        answer,
-        kept.map((result) => result.content),
-      ),
+      checkSupport(answer, [
+        ...kept.map((result) => result.content),
+        // Not citable by number; read when a sentence cites none.
+        ...(official ? [official.answer] : []),
+      ]),
   };
 }
 

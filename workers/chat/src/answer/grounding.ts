@@ -6,6 +6,7 @@ import { startRetrieval, type Retrieval } from './answer';
 import { standaloneQuestion } from './condense';
 import type { chatConfig } from '../config';
 import type { ChatCall } from '../call';
+import { startOfficialMatch } from '../official/match';
 import { historyMessages, recentTurns, type PastTurn } from './history';
 import type { Filters } from './propose-filters';
 
@@ -71,6 +72,15 @@ export async function groundedTurn(
     config.answer,
     request.filters,
   );
+  // Beside it, not after it: the nearest official answer (标准口径) of the collections searched.
+  if (retrieval.scope === 'all') {
+    retrieval.official = startOfficialMatch(
+      ctx,
+      config,
+      retrievalQuestion,
+      request.scope.collectionIds ?? undefined,
+    );
+  }
   // The model reads the turns as they were asked, not as they were searched.
   const history = historyMessages(recentTurns(request.turns, config.answer.history));
   return { retrievalQuestion, retrieval, history };

@@ -59,15 +59,17 @@ export function buildPrompt(
   question: string,
   items: readonly ContextItem[],
   language: Language = 'en',
+  official?: OfficialItem,
 ): string {
-  const context = items
-    .map(
-      (item, i) =>
-        `[${i + 1}] (file: ${oneLine(item.file_name)}, page ${item.page}${where(item)})\n${neutralise(item.content)}`,
-    )
-    .join('\n\n');
+  const numbered = items.map(
+    (item, i) =>
+      `[${i + 1}] (file: ${oneLine(item.file_name)}, page ${item.page}${where(item)})\n${neutralise(item.content)}`,
+  );
+  const context = (official ? [officialContext(official), ...numbered] : numbered).join('\n\n');
   return framed({
-    intro: 'Answer the question using only the context below.',
+    intro: official
+      ? 'Answer the question using only the context below. Its first item is the collection’s official answer (标准口径) to a similar question: prefer it wherever it answers the question.'
+      : 'Answer the question using only the context below.',
     source: 'the context items',
     cite: 'cite them by their number, e.g. [2]',
     absent: 'the context does not',
@@ -76,6 +78,23 @@ export function buildPrompt(
     question,
     language,
   });
+}
+
+/** An official answer (标准口径) given to the model first, with the passages it cites. */
+export interface OfficialItem {
+  question: string;
+  answer: string;
+  /** Where its citations are ("policy.pdf p. 3"). */
+  cites: readonly { file_name: string; page: number }[];
+}
+
+/** The official answer as the context's first, unnumbered item: the numbered items keep [1]…[n]. */
+function officialContext(item: OfficialItem): string {
+  const cites = item.cites.map((c) => `${oneLine(c.file_name)} p. ${c.page}`).join('; ');
+  return (
+    `[标准口径 official answer] (to the question: ${oneLine(neutralise(item.question))}` +
+    `${cites ? `; it rests on: ${cites}` : ''})\n${neutralise(item.answer)}`
+  );
 }
 
 /**

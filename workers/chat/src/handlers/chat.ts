@@ -142,8 +142,9 @@ async function saveTurn(
   chatModel: string,
 ): Promise<void> {
   const { batch, db } = chatDb(ctx);
-  // A turn refused or failed before the model was asked names no model.
-  const asked = turn.outcome.mode !== undefined;
+  // A turn refused or failed before the model was asked, or given an official answer as
+  // written (标准口径), names no model.
+  const asked = turn.outcome.mode !== undefined && turn.outcome.mode !== 'official';
   const message = store.insertTurn(db, {
     ...turn,
     conversationId: conversation.id,

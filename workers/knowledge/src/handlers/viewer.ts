@@ -21,6 +21,8 @@ export async function getChunk({ id }: { id: number }, ctx: KnowledgeCall) {
     file_name: row.fileName,
     format: row.format,
     collection_id: row.collectionId,
+    // Named for whoever cites the passage (chat's official answers); the viewer needs no name.
+    ...(row.collectionName !== null ? { collection_name: row.collectionName } : {}),
     page: row.page,
     pages: row.pages,
     text: row.text,

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { chunks, filePages, files } from '../db/schema';
+import { chunks, collections, filePages, files } from '../db/schema';
 import type { Queries } from './files';
 
 /**
@@ -18,6 +18,7 @@ export const chunkLocation = (db: Queries, id: number) =>
       fileName: files.name,
       format: files.format,
       collectionId: files.collectionId,
+      collectionName: collections.name,
       page: chunks.page,
       pages: files.pages,
       text: chunks.content,
@@ -32,6 +33,7 @@ export const chunkLocation = (db: Queries, id: number) =>
     })
     .from(chunks)
     .innerJoin(files, and(eq(files.id, chunks.fileId), eq(files.status, 'ready')))
+    .leftJoin(collections, eq(collections.id, files.collectionId))
     .leftJoin(filePages, and(eq(filePages.fileId, chunks.fileId), eq(filePages.page, chunks.page)))
     .where(eq(chunks.id, id))
     .limit(1);

@@ -1,0 +1,102 @@
+import type { z } from 'zod';
+import type { OfficialCitation } from '#shared/contracts/answer-upkeep';
+import { createModelClient } from '#shared/model/client';
+import { embedTexts, embeddingModelId } from '#shared/model/embed';
+import type { ModelSettings } from '#shared/config/model-config';
+import { chatDb, type ChatCall } from '../call';
+import type { chatConfig } from '../config';
+import { EMBEDDING_COLUMN_DIMENSIONS } from '../db/schema';
+import { nearestOfficialAnswers } from '../store/official-answers';
+
+type Citation = z.output<typeof OfficialCitation>;
+
+/** The official answer (标准口径) nearest to a question, as chat uses it. */
+export interface OfficialMatch {
+  id: string;
+  collectionId: string;
+  question: string;
+  answer: string;
+  citations: Citation[];
+  similarity: number;
+  /**
+   * `direct`: at least its collection's threshold: given as written, no model call.
+   * `context`: from chat's threshold on: given to the model as the first context item.
+   */
+  use: 'direct' | 'context';
+}
+
+/** What a search of official answers found: a match, or none worth using. */
+export type OfficialLookup = Promise<OfficialMatch | undefined>;
+
+/** A question's embedding, as knowledge embeds a query (the plain text), padded to the column. */
+export async function embedQuestion(
+  model: ModelSettings,
+  question: string,
+  signal?: AbortSignal,
+): Promise<number[]> {
+  const { vectors } = await embedTexts(createModelClient(model), model, [question], {
+    limits: { inputs: 1, tokens: Number.MAX_SAFE_INTEGER },
+    columnDimensions: EMBEDDING_COLUMN_DIMENSIONS,
+    signal,
+  });
+  return vectors[0]!;
+}
+
+/**
+ * Starts looking for the official answer nearest to `question` among the collections searched
+ * (those named, else every one the caller reads: the policies decide), made by the configured
+ * embedding model. It runs beside knowledge's retrieval, never before it. A failure is logged
+ * and counts as no match: official answers add to chat, they never take it down.
+ */
+export function startOfficialMatch(
+  ctx: ChatCall,
+  config: ReturnType<typeof chatConfig>,
+  question: string,
+  collectionIds: string[] | undefined,
+): OfficialLookup {
+  const lookup = (async () => {
+    const embedding = await embedQuestion(config.model, question, ctx.signal);
+    const { run, db } = chatDb(ctx);
+    const candidates = await run(
+      nearestOfficialAnswers(db, embedding, embeddingModelId(config.model), collectionIds),
+    );
+    return chooseMatch(candidates, config.answer.minSimilarity);
+  })();
+  return lookup.catch((err: unknown) => {
+    ctx.log.warn('official answers not searched', { error: String(err) });
+    return undefined;
+  });
+}
+
+interface Candidate {
+  id: string;
+  collectionId: string;
+  question: string;
+  answer: string;
+  citations: unknown;
+  similarity: number;
+  threshold: number;
+}
+
+/**
+ * The nearest candidate that reaches its own collection's threshold is given as written;
+ * otherwise the nearest one, when it reaches chat's threshold, goes to the model first.
+ */
+export function chooseMatch(
+  candidates: readonly Candidate[],
+  minSimilarity: number,
+): OfficialMatch | undefined {
+  const sorted = [...candidates].sort((a, b) => b.similarity - a.similarity);
+  const direct = sorted.find((candidate) => candidate.similarity >= candidate.threshold);
+  const chosen = direct ?? sorted[0];
+  if (!chosen || (!direct && chosen.similarity < minSimilarity)) return undefined;
+  return {
+    id: chosen.id,
+    collectionId: chosen.collectionId,
+    question: chosen.question,
+    answer: chosen.answer,
+    citations: (chosen.citations as Citation[] | null) ?? [],
+    similarity: chosen.similarity,
+    use: direct ? 'direct' : 'context',
+  };
+}
