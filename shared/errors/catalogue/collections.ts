@@ -27,6 +27,36 @@ export const collectionErrors = errorGroup({
     en: 'The file was deleted while it was being processed.',
     zh: '该文件在处理过程中已被删除。',
   },
+  /** upload?replaces= and file_restore: a version of the same file is still being processed. */
+  version_on_its_way: {
+    status: 409,
+    en: 'A new version of this file is still being processed. Wait until it is ready or has failed, or delete it.',
+    zh: '该文件的新版本仍在处理中。请等待其就绪或失败，或将其删除。',
+  },
+  /** upload?replaces= names a version that a newer one replaced. */
+  version_superseded: {
+    status: 409,
+    en: 'That version has been replaced by a newer one. Upload the new version against the current version of the file.',
+    zh: '该版本已被更新的版本取代。请针对文件的当前版本上传新版本。',
+  },
+  /** upload?replaces= with the bytes of an older version of the same file. */
+  version_same_as_older: {
+    status: 409,
+    en: 'This file is the same as an older version of the file. Restore that version from the file’s versions instead.',
+    zh: '该文件与此文件的某个旧版本相同。请在版本历史中恢复该版本。',
+  },
+  /** file_restore of a version that is not ready (on its way or failed). */
+  version_not_ready: {
+    status: 409,
+    en: 'Only a version that was processed successfully can be restored.',
+    zh: '只有处理成功的版本才能恢复。',
+  },
+  /** upload?replaces= with a collection_id other than the replaced file's. */
+  version_other_collection: {
+    status: 400,
+    en: 'A new version goes into the collection of the file it replaces.',
+    zh: '新版本只能上传到被替换文件所在的资料集。',
+  },
   file_too_large: {
     status: 413,
     en: 'The file is larger than the service accepts.',

@@ -3,13 +3,16 @@ import type { KnowledgeCall } from '../call';
 import { stopIngest } from '../pipeline/watchdog';
 import { deleteFileRow, type KnowledgeDb } from '../store/files';
 import { deleteOriginal } from '../store/originals';
+import { unlinkStatements } from '../store/versions';
 
 /**
  * A file gone entirely: its workflow stopped, its rows (pages, chunks, layouts go with the file
- * row: ON DELETE CASCADE) and its original.
+ * row: ON DELETE CASCADE) and its original. A version's history stays whole: deleting the
+ * current version makes the previous one current again (store/versions.ts unlinkStatements),
+ * in the transaction that deletes it.
  */
 export async function removeFile(ctx: KnowledgeCall, kdb: KnowledgeDb, row: FileRow) {
   await stopIngest(ctx.env.INGEST, row);
-  await kdb.run(deleteFileRow(kdb.db, row.id));
+  await kdb.batch([deleteFileRow(kdb.db, row.id), ...unlinkStatements(kdb.db, row)]);
   await deleteOriginal(ctx.env.FILES, row.id);
 }

@@ -1,6 +1,7 @@
 import { ingestDb } from '#shared/db/request-db';
 import { sqlStateOf } from '#shared/db/sql-state';
 import { isDatabaseUnavailable } from '#shared/db/unavailable';
+import { z } from 'zod';
 import { AppError } from '#shared/errors/app-error';
 import { errorDetail, isErrorCode } from '#shared/errors/catalogue';
 import { knowledgeConfig } from '../config';
@@ -19,7 +20,9 @@ import { deleteOriginal, putOriginal } from '../store/originals';
 import { collectionFor } from './collection-access';
 import { removeFile } from './remove-file';
 import { POLL_MS, pollDelay } from './upload-poll';
+import { newVersionOf, type NewVersion } from './new-version';
 import { uploadView } from './views';
+import { failedAttempts } from '../store/versions';
 
 /**
  * Check → deduplicate → store the original and a `queued` file row → start the ingestion
@@ -28,14 +31,17 @@ import { uploadView } from './views';
  * nothing behind.
  */
 export async function upload(
-  { file, collection_id }: { file: File; collection_id?: string },
+  { file, collection_id, replaces }: { file: File; collection_id?: string; replaces?: string },
   ctx: KnowledgeCall,
 ) {
   const config = knowledgeConfig(ctx.env);
   const user = principalOf(ctx);
-  const collectionId = collection_id ?? DEFAULT_COLLECTION_ID;
+  // A new version (upload?replaces=) goes into the collection of the file it replaces.
+  const replacing = replaces ?? replacesQuery(ctx);
+  const version = replacing ? await newVersionOf(ctx, replacing, collection_id) : undefined;
+  const collectionId = version?.collectionId ?? collection_id ?? DEFAULT_COLLECTION_ID;
   // Before hashing and storing: a collection the caller cannot upload to costs nothing more.
-  if (collection_id) await collectionFor(ctx, collection_id, 'editor');
+  if (collection_id && !version) await collectionFor(ctx, collection_id, 'editor');
   if (file.size > config.ingest.maxUploadBytes) throw tooLarge(config.ingest.maxUploadBytes);
   const bytes = new Uint8Array(await file.arrayBuffer());
   const detected = formatOf(bytes);
@@ -45,7 +51,10 @@ export async function upload(
 
   const [existing] = await kdb.run(fileBySha(kdb.db, collectionId, sha256));
   if (existing?.status === 'failed') await removeFile(ctx, kdb, existing);
-  else if (existing) return answer(ctx, existing, true, wait);
+  else if (existing) {
+    if (version && isOlderVersion(existing, version)) throw new AppError('version_same_as_older');
+    return answer(ctx, existing, true, wait);
+  }
 
   const id = crypto.randomUUID();
   await putOriginal(ctx.env.FILES, id, bytes, sha256, detected.contentType);
@@ -65,6 +74,14 @@ export async function upload(
         chunks: 0,
         uploaderId: user.id,
         uploaderName: user.username,
+        ...(version
+          ? {
+              ...version.carried,
+              lineageId: version.lineageId,
+              version: version.version,
+              replacesId: version.replacesId,
+            }
+          : {}),
       }),
     )) as [FileRow];
   } catch (err) {
@@ -83,7 +100,13 @@ export async function upload(
     await removeFile(ctx, kdb, row);
     throw err;
   }
-  ctx.log.info('file queued', { file_id: id, format: detected.format, size: bytes.length });
+  if (version) await dropFailedAttempts(ctx, kdb, version, id);
+  ctx.log.info('file queued', {
+    file_id: id,
+    format: detected.format,
+    size: bytes.length,
+    ...(version ? { replaces: version.replacesId, version: version.version } : {}),
+  });
   return answer(ctx, row, false, wait);
 }
 
@@ -97,6 +120,37 @@ function formatOf(bytes: Uint8Array): DetectedFormat {
   }
   if (!detected) throw unsupportedFormat().toAppError();
   return detected;
+}
+
+/** `?replaces=<file id>`, as the form's `replaces` field: the file this upload is a new version of. */
+function replacesQuery(ctx: KnowledgeCall): string | undefined {
+  const value = ctx.http?.req.query('replaces');
+  if (value === undefined || value === '') return undefined;
+  if (!z.uuid().safeParse(value).success) {
+    throw new AppError('validation_failed', { detail: 'replaces: not a file id (a UUID).' });
+  }
+  return value;
+}
+
+/**
+ * The same bytes as a version of the same document other than the one replaced: restoring it
+ * says what the user means (the replaced one itself answers as a duplicate, as ever).
+ */
+const isOlderVersion = (existing: FileRow, version: NewVersion) =>
+  existing.id !== version.replacesId &&
+  (existing.id === version.lineageId || existing.lineageId === version.lineageId);
+
+/** Failed attempts at a new version of the document: this upload takes their place. */
+async function dropFailedAttempts(
+  ctx: KnowledgeCall,
+  kdb: KnowledgeDb,
+  version: NewVersion,
+  newId: string,
+) {
+  const failed = await kdb.run(
+    failedAttempts(kdb.db, version.lineageId, [newId, version.replacesId]),
+  );
+  for (const row of failed) await removeFile(ctx, kdb, row);
 }
 
 /** `?async=true` or `Prefer: respond-async` (RFC 7240): answer before the file is ready. */

@@ -24,7 +24,7 @@ export async function insertPaced(
   kdb: KnowledgeDb,
   file: { id: string; collectionId: string },
   rows: readonly NewChunk[],
-  last: Statement,
+  last: Statement | readonly Statement[],
   holdMs: number,
 ): Promise<void> {
   let size = holdMs > 0 ? FIRST_ROWS : rows.length;
@@ -36,5 +36,5 @@ export async function insertPaced(
     const took = Math.max(1, Date.now() - started);
     size = Math.min(MOST_ROWS, Math.max(1, Math.round((size * holdMs) / took)));
   }
-  await runAll(kdb, [...insertChunks(kdb.db, file, rows.slice(at)), last]);
+  await runAll(kdb, [...insertChunks(kdb.db, file, rows.slice(at)), ...[last].flat()]);
 }

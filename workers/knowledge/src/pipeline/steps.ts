@@ -37,6 +37,7 @@ import {
   type Progress,
 } from '../store/ingest';
 import { getOriginal } from '../store/originals';
+import { readyAndSwap } from '../store/versions';
 import { insertPaced } from './paced-inserts';
 import { isRefusal, ocrEndpoint, readPageByOcr, type OcrEndpoint } from './read-by-ocr';
 import { READER_FAILED, readPdfLayout, readSections } from './read-document';
@@ -575,11 +576,13 @@ export function indexChunks(
         embedding: vectors[i]!,
         embeddingModel: embeddingModelId(config.model),
       })),
-      setProgress(
-        kdb.db,
-        fileId,
-        options.last ? ready(file) : { chunksDone: batch.to, errorCode: null, errorMessage: null },
-      ),
+      options.last
+        ? readyAndSwap(kdb.db, fileId, setProgress(kdb.db, fileId, ready(file)))
+        : setProgress(kdb.db, fileId, {
+            chunksDone: batch.to,
+            errorCode: null,
+            errorMessage: null,
+          }),
       config.ingest.insertHoldMs,
     );
     return { indexed: slice.length };
@@ -590,7 +593,7 @@ export function indexChunks(
 export function finish(ctx: StepContext, fileId: string) {
   return guarded(ctx, fileId, async (kdb) => {
     const file = await loadFile(ctx, kdb, fileId);
-    await kdb.run(setProgress(kdb.db, fileId, ready(file)));
+    await kdb.batch(readyAndSwap(kdb.db, fileId, setProgress(kdb.db, fileId, ready(file))));
   });
 }
 
