@@ -84,8 +84,8 @@ export interface NewGap {
   embeddingModel: string;
 }
 
-export const insertGap = (db: Queries, gap: NewGap) =>
-  db.insert(gapQuestions).values(gap).returning({ id: gapQuestions.id });
+// No RETURNING: the asker may be a viewer, who files a question but may not read it back.
+export const insertGap = (db: Queries, gap: NewGap) => db.insert(gapQuestions).values(gap);
 
 /** A mark taken back takes its question out of the report (its collections' keepers may). */
 export const deleteUnhelpfulGap = (db: Queries, messageId: string) =>
