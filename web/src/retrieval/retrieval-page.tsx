@@ -154,7 +154,8 @@ export function RetrievalSection({ collection }: SectionProps) {
           {({ id }) => (
             <input
               id={id}
-              type="search"
+              type="text"
+              enterKeyHint="search"
               value={question}
               maxLength={8000}
               required
