@@ -78,5 +78,29 @@ export function phaseOf(file: ProgressLike): Phase {
 export const isInProgress = (file: Pick<FileProgress, 'status'>) =>
   file.status === 'queued' || file.status === 'processing';
 
-/** Only ready files are searched, so only they can limit a question. */
-export const isSearchable = (file: Pick<FileProgress, 'status'>) => file.status === 'ready';
+/**
+ * Only ready files that are switched on are searched, so only they can limit a question.
+ * (`enabled` is missing from an older service's answer: on.)
+ */
+export const isSearchable = (file: Pick<FileProgress, 'status'> & { enabled?: boolean }) =>
+  file.status === 'ready' && file.enabled !== false;
+
+/**
+ * Failures of the document itself: the same bytes fail the same way, so Retry is not offered.
+ * Anything else (the model, OCR or reader unavailable, a step that gave up, an internal
+ * error, a code this version does not know) may pass on another try.
+ */
+const DOCUMENT_FAULTS = new Set([
+  'document_encrypted',
+  'document_corrupt',
+  'document_no_text',
+  'document_too_many_pages',
+  'document_too_complex',
+  'document_bad_encoding',
+  'unsupported_format',
+  'file_too_large',
+]);
+
+/** Whether retrying a failed file can help. */
+export const retryCanHelp = (file: Pick<FileProgress, 'error'>) =>
+  !file.error || !DOCUMENT_FAULTS.has(file.error.code);

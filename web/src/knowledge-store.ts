@@ -1,4 +1,4 @@
-import type { Collection, Failure, FileProgress, KnowledgeFile } from './api/services';
+import type { Api, Collection, Failure, FileProgress, KnowledgeFile } from './api/services';
 import type { CollectionStore } from './collection-store';
 import type { AppContext } from './context';
 import { isInProgress, isSearchable } from './file-status';
@@ -11,11 +11,27 @@ import { createPoller } from './progress-poller';
 export interface KnowledgeStore {
   /** The collection whose files these are; undefined until the collections are loaded. */
   readonly collection: Collection | undefined;
-  /** Newest first, whatever their status; undefined until the first list arrives. */
+  /** The page of files the view asks for; undefined until the first list arrives. */
   readonly files: readonly KnowledgeFile[] | undefined;
+  /** How the files are searched, filtered, sorted and paged (see `setView`). */
+  readonly view: FilesView;
+  /** Files matching the view over all pages, and files per status in the whole collection. */
+  readonly total: number | undefined;
+  readonly counts: FileCounts | undefined;
+  /** Asks for another page, search, filter or sort (a change other than `page` starts at 1). */
+  setView(change: Partial<FilesView>): Promise<void>;
+  /**
+   * Keeps an eye on a file that may be on no page shown (an upload under a filter or on page
+   * 3): its progress and its going are followed, and `fileById` answers it.
+   */
+  follow(id: string): void;
+  /** Whether the file is on the page shown now. */
+  isListed(id: string): boolean;
+  /** Whether a followed file was found gone (deleted, moved). */
+  isGone(id: string): boolean;
   /** Why the last refresh failed, if it did. */
   readonly error: Failure | undefined;
-  /** Only ready files: the others are not searched. */
+  /** Only ready, switched-on files: the others are not searched. Kept across pages. */
   readonly selected: ReadonlySet<string>;
   /** Calls `listener` after every change; the function it answers stops that. */
   subscribe(listener: () => void): () => void;
@@ -31,11 +47,36 @@ export interface KnowledgeStore {
   listMarker(): number;
   /** Whether a list asked for after `marker` has arrived: a file missing from it is gone. */
   listedSince(marker: number): boolean;
-  /** The selected files, in list order. */
+  /** The selected files, in the order they were ticked (they may be on other pages). */
   selectedFiles(): KnowledgeFile[];
-  /** The files questions search when none is selected. */
+  /** The searchable files of the page shown (`counts.ready` tells them all). */
   searchableFiles(): KnowledgeFile[];
 }
+
+type GetFilesParams = Parameters<Api['knowledge']['GetFiles']>[0];
+export type FileCounts = Awaited<ReturnType<Api['knowledge']['GetFiles']>>['counts'];
+
+/** What the files panel asks for: one page of a search, filter and sort. */
+export interface FilesView {
+  q: string;
+  status: GetFilesParams['status'];
+  format: GetFilesParams['format'];
+  sort: NonNullable<GetFilesParams['sort']>;
+  order: 'asc' | 'desc';
+  page: number;
+}
+
+/** Files a page: enough to scan, few enough that a page answers at once. */
+export const FILES_PER_PAGE = 25;
+
+const FIRST_VIEW: FilesView = {
+  q: '',
+  status: undefined,
+  format: undefined,
+  sort: 'created_at',
+  order: 'desc',
+  page: 1,
+};
 
 /**
  * One request asks about at most this many files (ids joined by commas: the service takes
@@ -59,6 +100,16 @@ export function createKnowledgeStore(
 ): KnowledgeStore {
   const listeners: (() => void)[] = [];
   const selected = new Set<string>();
+  /** The selected files as last seen: a file ticked on page 1 stays chosen on page 2. */
+  const chosen = new Map<string, KnowledgeFile>();
+  /** Files followed off the page (uploads), as last seen; ids found gone. */
+  const followed = new Map<string, KnowledgeFile | undefined>();
+  const gone = new Set<string>();
+  /** Asked to be selected before they were seen (a conversation's files on another page). */
+  const wanted = new Set<string>();
+  let view: FilesView = { ...FIRST_VIEW };
+  let total: number | undefined;
+  let counts: FileCounts | undefined;
   let files: KnowledgeFile[] | undefined;
   let error: Failure | undefined;
   let pending: Promise<void> | undefined;
@@ -68,10 +119,24 @@ export function createKnowledgeStore(
   let listed = 0;
   const notify = () => listeners.forEach((listener) => listener());
 
-  /** Selection only ever holds ready files that are still there. */
+  /**
+   * Selection only ever holds searchable files that are still there: a file seen (on the page
+   * or followed) that is not searchable any more leaves it, and so does one found gone. A
+   * selected file on another page stays as it was last seen.
+   */
   function pruneSelection(): void {
-    const searchable = new Set((files ?? []).filter(isSearchable).map((file) => file.id));
-    for (const id of selected) if (!searchable.has(id)) selected.delete(id);
+    const seen = [...(files ?? []), ...[...followed.values()].filter((f) => f !== undefined)];
+    for (const file of seen) {
+      if (!selected.has(file.id)) continue;
+      if (isSearchable(file)) chosen.set(file.id, file);
+      else unselect(file.id);
+    }
+    for (const id of gone) unselect(id);
+  }
+
+  function unselect(id: string): void {
+    selected.delete(id);
+    chosen.delete(id);
   }
 
   async function load(): Promise<void> {
@@ -79,13 +144,31 @@ export function createKnowledgeStore(
     if (!collectionId) return; // the list comes once the collections are known
     const number = ++listsStarted;
     try {
-      const answer = await ctx.api.knowledge.GetList(
-        { collection_id: collectionId },
+      const asked = view;
+      const answer = await ctx.api.knowledge.GetFiles(
+        {
+          collection_id: collectionId,
+          ...(asked.q.trim() ? { q: asked.q.trim() } : {}),
+          ...(asked.status ? { status: asked.status } : {}),
+          ...(asked.format ? { format: asked.format } : {}),
+          sort: asked.sort,
+          order: asked.order,
+          page: asked.page,
+          size: FILES_PER_PAGE,
+        },
         { signal: ctx.signal },
       );
-      // Another collection was chosen meanwhile: its own list is on its way.
-      if (collections.current?.id !== collectionId) return;
-      files = answer;
+      // Another collection (or view) was chosen meanwhile: its own list is on its way.
+      if (collections.current?.id !== collectionId || asked !== view) return;
+      // A page left empty by a change (its last file deleted) gives way to the one before.
+      if (answer.items.length === 0 && asked.page > 1 && answer.total > 0) {
+        view = { ...view, page: Math.max(1, Math.ceil(answer.total / FILES_PER_PAGE)) };
+        again = true;
+        return;
+      }
+      files = answer.items;
+      total = answer.total;
+      counts = answer.counts;
       listed = number;
       error = undefined;
       pruneSelection();
@@ -118,7 +201,15 @@ export function createKnowledgeStore(
     return pending;
   }
 
-  const following = () => (files ?? []).filter(isInProgress);
+  /** Files whose progress is asked about: those on their way on the page, and followed ones. */
+  const following = () => {
+    const ids = new Set((files ?? []).filter(isInProgress).map((file) => file.id));
+    for (const [id, file] of followed) {
+      if (!ids.has(id) && !isListedNow(id) && (!file || isInProgress(file))) ids.add(id);
+    }
+    return [...ids];
+  };
+  const isListedNow = (id: string) => (files ?? []).some((file) => file.id === id);
 
   // Another collection chosen (or the chosen one gone): its files start from "loading".
   let shown = collections.current?.id;
@@ -127,15 +218,22 @@ export function createKnowledgeStore(
     if (now === shown) return;
     shown = now;
     files = undefined;
+    total = undefined;
+    counts = undefined;
     error = undefined;
+    view = { ...FIRST_VIEW };
     selected.clear();
+    chosen.clear();
+    followed.clear();
+    gone.clear();
+    wanted.clear();
     notify();
     void refresh();
   });
 
   /** Asks about every file in progress; a file missing from the answer was deleted. */
   async function round(): Promise<boolean | 'stop'> {
-    const asked = following().map((file) => file.id);
+    const asked = following();
     const listedBefore = listed;
     let answers: KnowledgeFile[];
     try {
@@ -150,11 +248,34 @@ export function createKnowledgeStore(
       if (ctx.signal.aborted || ctx.fail(err).status === 401) return 'stop';
       return false;
     }
-    // A whole list arrived meanwhile: it is newer than this answer.
-    if (listed !== listedBefore || !files) return true;
     const byId = new Map(answers.map((file) => [file.id, file]));
     let changed = false;
     let settled = false;
+    // Followed files off the page: kept as answered, or found gone.
+    for (const id of asked) {
+      if (!followed.has(id) || isListedNow(id)) continue;
+      const now = byId.get(id);
+      const before = followed.get(id);
+      if (!now) {
+        followed.delete(id);
+        gone.add(id);
+        changed = true;
+      } else if (!before || progressKey(now) !== progressKey(before)) {
+        followed.set(id, now);
+        changed = true;
+        if (before && !isInProgress(now)) settled = true;
+      }
+      if (now && wanted.delete(id) && isSearchable(now)) {
+        selected.add(id);
+        chosen.set(id, now);
+        changed = true;
+      }
+    }
+    // A whole list arrived meanwhile: it is newer than this answer.
+    if (listed !== listedBefore || !files) {
+      if (changed) notify();
+      return true;
+    }
     files = files.flatMap((file) => {
       if (!asked.includes(file.id)) return [file];
       const now = byId.get(file.id);
@@ -176,6 +297,13 @@ export function createKnowledgeStore(
     return changed;
   }
 
+  function follow(id: string): void {
+    if (followed.has(id)) return;
+    followed.set(id, undefined);
+    gone.delete(id);
+    poller.wake();
+  }
+
   const poller = createPoller({
     wanted: () => following().length > 0,
     round,
@@ -192,6 +320,25 @@ export function createKnowledgeStore(
     get error() {
       return error;
     },
+    get view() {
+      return view;
+    },
+    get total() {
+      return total;
+    },
+    get counts() {
+      return counts;
+    },
+    setView(change) {
+      const next = { ...view, ...change };
+      if (!('page' in change)) next.page = 1;
+      view = next;
+      notify();
+      return refresh();
+    },
+    follow,
+    isListed: isListedNow,
+    isGone: (id) => gone.has(id),
     selected,
     subscribe(listener) {
       listeners.push(listener);
@@ -199,36 +346,53 @@ export function createKnowledgeStore(
     },
     refresh,
     setSelected(id, on) {
-      const file = files?.find((f) => f.id === id);
-      if (on && file && isSearchable(file)) selected.add(id);
-      else selected.delete(id);
+      const file = files?.find((f) => f.id === id) ?? followed.get(id);
+      if (on && file && isSearchable(file)) {
+        selected.add(id);
+        chosen.set(id, file);
+      } else if (on && !file && !gone.has(id)) {
+        // Not on the page shown: asked about, and selected once known to be searchable.
+        wanted.add(id);
+        followed.delete(id);
+        follow(id);
+      } else unselect(id);
       notify();
     },
     clearSelection() {
       selected.clear();
+      chosen.clear();
+      wanted.clear();
       notify();
     },
     remove(id) {
+      const before = files?.length ?? 0;
       files = files?.filter((file) => file.id !== id);
-      selected.delete(id);
+      if (total !== undefined && (files?.length ?? 0) < before) total -= 1;
+      followed.delete(id);
+      gone.add(id);
+      unselect(id);
       notify();
+      // The counts per status, and a file from the next page, come with the list again.
+      void refresh();
     },
     update(progress) {
       if (!files) return;
-      files = files.map((file) => {
-        if (file.id !== progress.id) return file;
+      const merge = (file: KnowledgeFile) => {
         const next = { ...file, ...progress };
         if (!progress.error) delete next.error; // a retry clears the last error
         return next;
-      });
+      };
+      files = files.map((file) => (file.id === progress.id ? merge(file) : file));
+      const off = followed.get(progress.id);
+      if (off) followed.set(progress.id, merge(off));
       pruneSelection();
       notify();
       poller.wake();
     },
-    fileById: (id) => files?.find((file) => file.id === id),
+    fileById: (id) => files?.find((file) => file.id === id) ?? followed.get(id),
     listMarker: () => listsStarted,
     listedSince: (marker) => listed > marker,
-    selectedFiles: () => (files ?? []).filter((file) => selected.has(file.id)),
+    selectedFiles: () => [...chosen.values()],
     searchableFiles: () => (files ?? []).filter(isSearchable),
   };
 }
@@ -242,6 +406,7 @@ const progressKey = (file: KnowledgeFile) =>
     file.chunks,
     file.chunks_done,
     file.error,
+    file.enabled,
   ]);
 
 function chunksOf<T>(items: readonly T[], size: number): T[][] {

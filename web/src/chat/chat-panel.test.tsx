@@ -4,6 +4,7 @@ import type { Collection } from '../api/services';
 import { SHARED_COLLECTION_ID } from '../collection-access';
 import { createCollectionStore } from '../collection-store';
 import { setLocale } from '../i18n/locale';
+import { fakeGetFiles } from '../files/fake-files';
 import { createKnowledgeStore } from '../knowledge-store';
 import { renderInSession, testSession } from '../testing/session';
 import { ChatPanel } from './chat-panel';
@@ -38,7 +39,11 @@ async function* answer() {
 async function showChat({ collectionsFirst = true } = {}) {
   const Chat = vi.fn(async () => answer());
   const session = testSession({
-    knowledge: { GetCollections: async () => [SHARED], GetList: async () => [] },
+    knowledge: {
+      GetCollections: async () => [SHARED],
+      GetList: async () => [],
+      GetFiles: fakeGetFiles([]),
+    },
     chat: { GetConversations: async () => ({ items: [], total: 0 }), Chat },
   });
   const collections = createCollectionStore(session);

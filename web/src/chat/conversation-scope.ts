@@ -92,7 +92,8 @@ export function createConversationScope(
     if (!store.files || (wanted.collection && store.collection?.id !== wanted.collection)) return;
     pending = undefined;
     store.clearSelection();
-    for (const id of wanted.files) if (store.fileById(id)) store.setSelected(id, true);
+    // Files on another page of the panel are selected once the store has asked about them.
+    for (const id of wanted.files) store.setSelected(id, true);
   }
 
   const stop = [collections.subscribe(apply), store.subscribe(apply)];

@@ -5,6 +5,7 @@ import { setLocale } from '../i18n/locale';
 import type { Collection } from '../api/services';
 import { SHARED_COLLECTION_ID } from '../collection-access';
 import { createCollectionStore } from '../collection-store';
+import { fakeGetFiles } from '../files/fake-files';
 import { createKnowledgeStore } from '../knowledge-store';
 import { renderInSession, testSession } from '../testing/session';
 import { ChatPanel } from './chat-panel';
@@ -102,7 +103,11 @@ describe('questions asked with filters', () => {
       answer(body.filters ? undefined : { issuer: '杭州市' }),
     );
     const session = testSession({
-      knowledge: { GetCollections: async () => [SHARED], GetList: async () => [] },
+      knowledge: {
+        GetCollections: async () => [SHARED],
+        GetList: async () => [],
+        GetFiles: fakeGetFiles([]),
+      },
       chat: { GetConversations: async () => ({ items: [], total: 0 }), Chat },
     });
     const collections = createCollectionStore(session);

@@ -28,7 +28,11 @@ export function Scope({ store }: { store: KnowledgeStore }) {
       </div>
     );
   }
-  if (files && files.length === 0) {
+  // Empty is the collection, not the page a search shows.
+  const inCollection = store.counts
+    ? store.counts.queued + store.counts.processing + store.counts.ready + store.counts.failed
+    : files?.length;
+  if (files && inCollection === 0) {
     return (
       <div class="scope">
         {where}
@@ -37,8 +41,11 @@ export function Scope({ store }: { store: KnowledgeStore }) {
     );
   }
   // Only ready files are searched: files still being processed are not counted.
-  const count = files ? store.searchableFiles().length : undefined;
-  const processing = (files ?? []).filter(isInProgress).length;
+  // The panel shows one page of files: the collection's counts tell them all.
+  const count = files ? (store.counts?.ready ?? store.searchableFiles().length) : undefined;
+  const processing = store.counts
+    ? store.counts.queued + store.counts.processing
+    : (files ?? []).filter(isInProgress).length;
   return (
     <div class="scope">
       {where}

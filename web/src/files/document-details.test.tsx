@@ -5,6 +5,7 @@ import { SHARED_COLLECTION_ID } from '../collection-access';
 import { createCollectionStore } from '../collection-store';
 import { setLocale } from '../i18n/locale';
 import { createKnowledgeStore } from '../knowledge-store';
+import { fakeGetFiles } from './fake-files';
 import { ME, renderInSession, testSession } from '../testing/session';
 import { FilesPanel } from './files-panel';
 import { createUploadQueue } from './upload-queue';
@@ -97,7 +98,12 @@ const NEW = file(NEW_ID, 'new.pdf', {
 
 async function showPanel(files: KnowledgeFile[], knowledge: Record<string, unknown> = {}) {
   const session = testSession({
-    knowledge: { GetCollections: async () => [SHARED], GetList: async () => files, ...knowledge },
+    knowledge: {
+      GetCollections: async () => [SHARED],
+      GetList: async () => files,
+      GetFiles: fakeGetFiles(files),
+      ...knowledge,
+    },
   });
   const collections = createCollectionStore(session);
   const store = createKnowledgeStore(session, collections);

@@ -24,6 +24,11 @@ export const ACCEPTED_FILES = [
 export interface DropzoneProps {
   dragging: boolean;
   hidden: boolean;
+  /**
+   * The collection has files: an "Upload files" button takes the dropzone's room (the list
+   * needs it), and the drop target opens while files are dragged over the panel.
+   */
+  collapsed?: boolean;
   onFiles(files: File[]): void;
 }
 
@@ -32,17 +37,34 @@ export interface DropzoneProps {
  * Dropping itself is handled by the whole panel (see files-panel.tsx), so that a file dropped
  * anywhere on it counts.
  */
-export function Dropzone({ dragging, hidden, onFiles }: DropzoneProps) {
+export function Dropzone({ dragging, hidden, collapsed, onFiles }: DropzoneProps) {
   const picker = useRef<HTMLInputElement>(null);
   const m = messages();
+  const closed = collapsed && !dragging;
   return (
-    <div class={dragging ? 'dropzone dragging' : 'dropzone'} hidden={hidden}>
-      <p class="dropzone-title">{m.files.dropHere}</p>
-      <p class="dropzone-or">{m.files.or}</p>
-      <button type="button" class="button" onClick={() => picker.current?.click()}>
-        {m.files.choose}
-      </button>
-      <p class="hint">{m.files.dropHint}</p>
+    <div
+      class={closed ? 'dropzone collapsed' : dragging ? 'dropzone dragging' : 'dropzone'}
+      hidden={hidden}
+    >
+      {closed ? (
+        <button
+          type="button"
+          class="button primary"
+          title={m.files.dropHint}
+          onClick={() => picker.current?.click()}
+        >
+          {m.files.uploadFiles}
+        </button>
+      ) : (
+        <>
+          <p class="dropzone-title">{m.files.dropHere}</p>
+          <p class="dropzone-or">{m.files.or}</p>
+          <button type="button" class="button" onClick={() => picker.current?.click()}>
+            {m.files.choose}
+          </button>
+          <p class="hint">{m.files.dropHint}</p>
+        </>
+      )}
       <input
         ref={picker}
         type="file"

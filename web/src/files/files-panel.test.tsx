@@ -7,6 +7,8 @@ import { setLocale } from '../i18n/locale';
 import { createKnowledgeStore } from '../knowledge-store';
 import { ME, renderInSession, testSession, type TestSession } from '../testing/session';
 import { FilesPanel } from './files-panel';
+import { fakeGetFiles } from './fake-files';
+import { SEARCH_DELAY_MS } from './files-toolbar';
 import { createUploadQueue } from './upload-queue';
 
 const SHARED: Collection = {
@@ -38,10 +40,13 @@ const file = (name: string, extra: Partial<KnowledgeFile> = {}): KnowledgeFile =
 /** The panel on a session whose knowledge service holds `files`. */
 async function showPanel(files: KnowledgeFile[], knowledge: Record<string, unknown> = {}) {
   const listed = [...files];
+  const asked: unknown[] = [];
   const session: TestSession = testSession({
     knowledge: {
       GetCollections: async () => [SHARED],
-      GetList: async () => listed,
+      GetList: async ({ file_id }: { file_id?: string }) =>
+        file_id ? listed.filter((f) => file_id.split(',').includes(f.id)) : listed,
+      GetFiles: fakeGetFiles(listed, asked),
       ...knowledge,
     },
   });
@@ -54,7 +59,7 @@ async function showPanel(files: KnowledgeFile[], knowledge: Record<string, unkno
   );
   await collections.refresh();
   await store.refresh();
-  return { store, listed };
+  return { store, listed, asked, uploads };
 }
 
 describe('the files panel', () => {
@@ -142,3 +147,207 @@ describe('the files panel', () => {
     expect(await screen.findByText(/2 页为 OCR 识别（置信度 97%）/)).toBeTruthy();
   });
 });
+
+/** `count` ready files named file-001.pdf … (oldest first), each a day after the last. */
+const many = (count: number) =>
+  Array.from({ length: count }, (_, i) =>
+    file(`file-${String(i + 1).padStart(3, '0')}.pdf`, {
+      created_at: new Date(Date.UTC(2026, 0, 1 + i)).toISOString(),
+      size: 1000 + i,
+    }),
+  );
+
+const names = () =>
+  [...document.querySelectorAll('.file-list .file-name')].map((label) => label.textContent);
+
+describe('the files panel with hundreds of files', () => {
+  beforeEach(() => setLocale('en'));
+
+  it('shows a page at a time, newest first, and pages on; the dropzone folds to a button', async () => {
+    await showPanel(many(60));
+    await screen.findByRole('checkbox', { name: 'file-060.pdf' });
+    expect(names()).toHaveLength(25);
+    expect(names()[0]).toBe('file-060.pdf');
+    expect(screen.getByText('60 files')).toBeTruthy();
+    expect(screen.queryByText('Drop documents here')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Upload files' })).toBeTruthy();
+
+    const pager = screen.getByRole('navigation', { name: 'Pages of files' });
+    expect(within(pager).getByText('Page 1 of 3')).toBeTruthy();
+    fireEvent.click(within(pager).getByRole('button', { name: 'Next' }));
+    await screen.findByRole('checkbox', { name: 'file-035.pdf' });
+    expect(names()[0]).toBe('file-035.pdf');
+  });
+
+  it('opens the dropzone for an empty collection, and while files are dragged over the panel', async () => {
+    await showPanel([]);
+    expect(await screen.findByText('Drop documents here')).toBeTruthy();
+    expect(screen.getByText('No documents yet')).toBeTruthy();
+    expect(screen.queryByRole('search')).toBeNull();
+  });
+
+  it('searches by name after typing pauses, sorts and filters by status with its counts', async () => {
+    const files = [
+      ...many(30),
+      file('Budget 2026.pdf', {
+        status: 'failed',
+        error: { code: 'model_unavailable', message: 'x' },
+      }),
+    ];
+    const { asked } = await showPanel(files);
+    await screen.findByRole('checkbox', { name: 'file-030.pdf' });
+
+    const search = screen.getByRole('searchbox', { name: 'Search' });
+    const before = asked.length;
+    fireEvent.input(search, { target: { value: 'budg' } });
+    fireEvent.input(search, { target: { value: 'budget' } });
+    expect(asked.length).toBe(before); // not per key
+    await waitFor(() => expect(names()).toEqual(['Budget 2026.pdf']), {
+      timeout: SEARCH_DELAY_MS + 1000,
+    });
+    expect(asked.length).toBe(before + 1);
+    expect(screen.getByText('1 file found')).toBeTruthy();
+
+    fireEvent.input(search, { target: { value: 'nothing like it' } });
+    const clear = await screen.findByRole('button', { name: 'Clear search and filters' });
+    expect(screen.getByText('No files match')).toBeTruthy();
+    fireEvent.click(clear);
+    await waitFor(() => expect(names()).toHaveLength(25));
+    await waitFor(() => expect(search).toHaveProperty('value', ''));
+
+    const status = screen.getByRole('combobox', { name: 'Status' });
+    expect(within(status).getByRole('option', { name: 'All (31)' })).toBeTruthy();
+    expect(within(status).getByRole('option', { name: 'Ready (30)' })).toBeTruthy();
+    fireEvent.change(status, { target: { value: 'failed' } });
+    await waitFor(() => expect(names()).toEqual(['Budget 2026.pdf']));
+    // A transient failure (the model endpoint was down) may pass on another try.
+    expect(screen.getByRole('button', { name: 'Retry Budget 2026.pdf' })).toBeTruthy();
+
+    fireEvent.change(status, { target: { value: '' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Sort' }), {
+      target: { value: 'name:asc' },
+    });
+    await waitFor(() => expect(names()[0]).toBe('Budget 2026.pdf'));
+    expect(names()[1]).toBe('file-001.pdf');
+  });
+
+  it('keeps files selected for questions across pages', async () => {
+    const { store } = await showPanel(many(30));
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'file-030.pdf' }));
+    await waitFor(() => expect(store.selected.has(store.files![0]!.id)).toBe(true));
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByRole('checkbox', { name: 'file-005.pdf' });
+    expect(store.selectedFiles().map((f) => f.name)).toEqual(['file-030.pdf']);
+    expect(screen.getByText(/^1 file selected/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Previous' }));
+    expect(await screen.findByRole('checkbox', { name: 'file-030.pdf' })).toHaveProperty(
+      'checked',
+      true,
+    );
+  });
+
+  it('offers no Retry for a document that cannot be read, and says why', async () => {
+    await showPanel([
+      file('locked.pdf', {
+        status: 'failed',
+        error: { code: 'document_encrypted', message: 'encrypted' },
+      }),
+    ]);
+    await screen.findByRole('checkbox', { name: 'locked.pdf' });
+    expect(screen.queryByRole('button', { name: 'Retry locked.pdf' })).toBeNull();
+    expect(screen.getByText(/Retrying would not help/)).toBeTruthy();
+  });
+
+  it('switches a file off: a badge, a note, not selectable, and on again', async () => {
+    const plan = file('plan.pdf');
+    const PutFileEnabled = vi.fn(async ({ body }: { body: { enabled: boolean } }) => ({
+      ...plan,
+      enabled: body.enabled,
+    }));
+    const { store } = await showPanel([plan], { PutFileEnabled });
+    const box = await screen.findByRole('checkbox', { name: 'plan.pdf' });
+    fireEvent.click(box);
+    await waitFor(() => expect(store.selectedFiles()).toHaveLength(1));
+    expect(screen.getByRole('link', { name: 'Chunks of plan.pdf' }).getAttribute('href')).toBe(
+      `#/chunks/${plan.id}`,
+    );
+
+    fireEvent.click(screen.getByRole('button', { name: 'Switch off plan.pdf' }));
+    await screen.findByText('Off');
+    expect(PutFileEnabled).toHaveBeenCalledWith(
+      { body: { id: plan.id, enabled: false } },
+      expect.anything(),
+    );
+    expect(box).toHaveProperty('disabled', true);
+    expect(store.selectedFiles()).toHaveLength(0);
+    expect(screen.getByText(/Switched off: it is not searched/)).toBeTruthy();
+
+    setLocale('zh');
+    expect(await screen.findByText('已停用')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: '启用 plan.pdf' }));
+    await waitFor(() => expect(box).toHaveProperty('disabled', false));
+  });
+
+  it('shows a file on its way once: its upload row until it is listed, then its file row', async () => {
+    const stored = file('new.pdf', {
+      status: 'processing',
+      pages: 12,
+      pages_done: 12,
+      chunks: 480,
+      chunks_done: 120,
+    });
+    let release: () => void = () => {};
+    const upload = vi.fn(
+      () =>
+        new Promise((resolve) => {
+          release = () =>
+            resolve({
+              id: stored.id,
+              name: 'new.pdf',
+              status: 'processing',
+              pages: 0,
+              chunks: 0,
+              duplicate: false,
+            });
+        }),
+    );
+    const session = await showPanelWithUpload([file('old.pdf')], upload);
+    session.uploads.enqueue([new File(['%PDF-1.4'], 'new.pdf', { type: 'application/pdf' })]);
+    const copies = () => screen.queryAllByText('new.pdf', { selector: '.upload-name, .file-name' });
+    await waitFor(() => expect(copies()).toHaveLength(1));
+    expect(copies()[0]!.className).toBe('upload-name');
+
+    session.listed.unshift(stored);
+    release();
+    await waitFor(() => expect(screen.queryByRole('checkbox', { name: 'new.pdf' })).toBeTruthy());
+    const visible = copies().filter((element) => !element.closest('[hidden]'));
+    expect(visible).toHaveLength(1);
+    expect(visible[0]!.className).toBe('file-name');
+    expect(screen.getAllByText('Indexing: 120 of 480 passages').length).toBeGreaterThan(0);
+    setLocale('zh');
+    expect((await screen.findAllByText('正在建立索引：120/480 段')).length).toBeGreaterThan(0);
+  });
+});
+
+async function showPanelWithUpload(files: KnowledgeFile[], upload: () => Promise<unknown>) {
+  const listed = [...files];
+  const session: TestSession = testSession({
+    knowledge: {
+      GetCollections: async () => [SHARED],
+      GetList: async ({ file_id }: { file_id?: string }) =>
+        file_id ? listed.filter((f) => file_id.split(',').includes(f.id)) : listed,
+      GetFiles: fakeGetFiles(listed),
+    },
+    upload: upload as never,
+  });
+  const collections = createCollectionStore(session);
+  const store = createKnowledgeStore(session, collections);
+  const uploads = createUploadQueue(session, store);
+  renderInSession(
+    <FilesPanel store={store} collections={collections} uploads={uploads} />,
+    session,
+  );
+  await collections.refresh();
+  await store.refresh();
+  return { store, listed, uploads };
+}

@@ -1,16 +1,18 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { mayAddFiles } from '../collection-access';
 import type { CollectionStore } from '../collection-store';
+import { Pager } from '../components/pager';
 import { StatusRegion } from '../components/status-region';
 import { useUniqueId } from '../components/unique-id';
 import { useStore } from '../components/use-store';
 import { now, type Localized } from '../i18n/bind';
 import { failureText } from '../i18n/failure';
 import { messages } from '../i18n/messages';
-import type { KnowledgeStore } from '../knowledge-store';
+import { FILES_PER_PAGE, type KnowledgeStore } from '../knowledge-store';
 import { CollectionSwitcher } from './collection-switcher';
 import { Dropzone } from './dropzone';
 import { FileList } from './file-list';
+import { FilesToolbar, isNarrowed } from './files-toolbar';
 import { UploadList } from './upload-list';
 import type { UploadQueue } from './upload-queue';
 
@@ -63,6 +65,11 @@ export function FilesPanel({ store, collections, uploads }: FilesPanelProps) {
   const files = store.files;
   const error = store.error;
   const chosen = store.selectedFiles();
+  const counts = store.counts;
+  /** Files in the collection, whatever the search and filters (undefined until known). */
+  const inCollection = counts && counts.queued + counts.processing + counts.ready + counts.failed;
+  const narrowed = isNarrowed(store.view);
+  const total = store.total ?? 0;
   return (
     <section
       ref={panel}
@@ -94,10 +101,18 @@ export function FilesPanel({ store, collections, uploads }: FilesPanelProps) {
         <h2 id={titleId} tabindex={-1}>
           {m.files.knowledgeBase}
         </h2>
-        <span class="count">{files && m.files.fileCount(files.length)}</span>
+        <span class="count">
+          {inCollection !== undefined &&
+            (narrowed ? m.files.matching(total) : m.files.fileCount(inCollection))}
+        </span>
       </div>
       <CollectionSwitcher collections={collections} say={say} />
-      <Dropzone dragging={dragging} hidden={!mayUpload} onFiles={enqueue} />
+      <Dropzone
+        dragging={dragging}
+        hidden={!mayUpload}
+        collapsed={inCollection !== undefined && inCollection > 0}
+        onFiles={enqueue}
+      />
       <UploadList queue={uploads} />
       <p class="notice error list-notice" role="alert" hidden={!error}>
         {error && m.files.listFailed(failureText(error, m))}
@@ -112,14 +127,28 @@ export function FilesPanel({ store, collections, uploads }: FilesPanelProps) {
           {m.files.clearSelection}
         </button>
       </div>
+      {inCollection !== undefined && inCollection > 0 && <FilesToolbar store={store} />}
       {/* Empty until the list is known: "no documents" is said once it is so. */}
       <div class="empty" hidden={!files || files.length > 0}>
-        {files && (
-          <>
-            <p class="empty-title">{m.files.emptyTitle}</p>
-            <p>{m.files.empty}</p>
-          </>
-        )}
+        {files &&
+          (narrowed ? (
+            <>
+              <p class="empty-title">{m.files.noMatchTitle}</p>
+              <p>{m.files.noMatch}</p>
+              <button
+                type="button"
+                class="button small"
+                onClick={() => void store.setView({ q: '', status: undefined, format: undefined })}
+              >
+                {m.files.clearFilters}
+              </button>
+            </>
+          ) : (
+            <>
+              <p class="empty-title">{m.files.emptyTitle}</p>
+              <p>{m.files.empty}</p>
+            </>
+          ))}
       </div>
       <FileList
         store={store}
@@ -127,6 +156,15 @@ export function FilesPanel({ store, collections, uploads }: FilesPanelProps) {
         labelledBy={titleId}
         say={say}
         complain={complain}
+      />
+      <Pager
+        label={m.files.pages}
+        page={store.view.page}
+        pages={Math.max(1, Math.ceil(total / FILES_PER_PAGE))}
+        onPage={(page) => {
+          void store.setView({ page });
+          panel.current?.scrollTo?.({ top: 0 });
+        }}
       />
     </section>
   );

@@ -89,6 +89,8 @@ export function createUploadQueue(ctx: AppContext, store: KnowledgeStore) {
           ? { kind: 'duplicate', result }
           : { kind: 'stored', result, listMarker: store.listMarker(), listed: false },
       );
+      // Followed by the store whatever page, search or filter the panel shows.
+      if (!result.duplicate && isShown(upload)) store.follow(result.id);
       void store.refresh();
     } catch (err) {
       if (isAbort(err)) set(upload, { kind: 'cancelled' });
@@ -117,10 +119,11 @@ export function createUploadQueue(ctx: AppContext, store: KnowledgeStore) {
     if (state.kind !== 'stored') return state.kind;
     // Another collection's files are listed, or this one's are on their way: as it was.
     if (!isShown(upload) || !store.files) return upload.shown ?? 'processing';
+    store.follow(state.result.id); // (again, after its collection was shown again)
     const file = store.fileById(state.result.id);
     if (file) state.listed = true;
-    // Listed before and gone now, or missing from a list asked for after it was stored.
-    else if (state.listed || store.listedSince(state.listMarker)) return 'deleted';
+    // Found gone by the store (the list's pages no longer tell: it may be on another one).
+    else if (store.isGone(state.result.id)) return 'deleted';
     const status = (file ?? state.result).status;
     return status === 'ready' ? 'added' : status === 'failed' ? 'failed' : 'processing';
   }
@@ -171,7 +174,9 @@ export function createUploadQueue(ctx: AppContext, store: KnowledgeStore) {
     return {
       key: upload.key,
       file,
-      hidden: !isShown(upload),
+      // Once stored and on the page shown, the file's own row shows it (and its progress):
+      // a file on its way appears once. Elsewhere (another page, a filter) this row does.
+      hidden: !isShown(upload) || (stored !== undefined && store.isListed(stored.result.id)),
       shown,
       cancellable: state.kind === 'queued' || state.kind === 'uploading',
       bar,

@@ -1,5 +1,6 @@
 import { app } from './catalogue/app';
 import { chat } from './catalogue/chat';
+import { chunks } from './catalogue/chunks';
 import { collections } from './catalogue/collections';
 import { conversations } from './catalogue/conversations';
 import { dialogs } from './catalogue/dialogs';
@@ -25,6 +26,7 @@ import { currentLocale } from './locale';
 const catalogue = {
   app,
   chat,
+  chunks,
   collections,
   conversations,
   dialogs,

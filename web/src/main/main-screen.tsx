@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Api, Failure, User } from '../api/services';
 import { createChatSession } from '../chat/chat-session';
+import { ChunksPage } from '../chunks/chunks-page';
 import { CollectionPage } from '../collection/collection-page';
 import { createCollectionStore } from '../collection-store';
 import { Session, type AppContext } from '../context';
@@ -117,6 +118,8 @@ export function MainScreen({ api, me, shown, fail, logout }: MainScreenProps) {
             <UsersPage />
           ) : route.page === 'unhelpful' ? (
             <UnhelpfulPage />
+          ) : route.page === 'chunks' ? (
+            <ChunksPage key={route.id} id={route.id} at={route.at} />
           ) : route.page === 'collection' ? (
             <CollectionPage
               key={route.id}
@@ -148,5 +151,6 @@ function pageTitle(route: Route, m: ReturnType<typeof messages>): string {
   if (route.page === 'unhelpful') return m.conversations.reviewTitle;
   if (route.page === 'collection') return m.collections.title;
   if (route.page === 'doc') return m.viewer.title;
+  if (route.page === 'chunks') return m.chunks.title;
   return m.app.chat;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectionLink, documentLink, routeKey, routeOf } from './route';
+import { chunksLink, collectionLink, documentLink, routeKey, routeOf } from './route';
 
 const FILE = '0b9f4c1e-7d2a-4e5b-9c3d-2a1b0c9d8e7f';
 
@@ -51,5 +51,18 @@ describe('documentLink', () => {
 
   it('keeps one screen for the pages of one document', () => {
     expect(routeKey(routeOf(documentLink(FILE, 1)))).toBe(routeKey(routeOf(documentLink(FILE, 2))));
+  });
+});
+
+describe('chunksLink', () => {
+  it('makes the chunks screen link routeOf reads back, one screen for its pages', () => {
+    expect(chunksLink(FILE)).toBe(`#/chunks/${FILE}`);
+    expect(routeOf(chunksLink(FILE))).toEqual({ page: 'chunks', id: FILE });
+    expect(routeOf(chunksLink(FILE, 4))).toEqual({ page: 'chunks', id: FILE, at: 4 });
+    expect(chunksLink(FILE, 1)).toBe(`#/chunks/${FILE}`);
+    expect(routeOf(`#/chunks/${FILE.toUpperCase()}?page=x`)).toEqual({ page: 'chunks', id: FILE });
+    expect(routeOf('#/chunks/not-a-file')).toEqual({ page: 'chat' });
+    expect(routeKey(routeOf(chunksLink(FILE, 2)))).toBe(routeKey(routeOf(chunksLink(FILE))));
+    expect(routeKey(routeOf(chunksLink(FILE)))).not.toBe(routeKey(routeOf(documentLink(FILE))));
   });
 });

@@ -4,6 +4,8 @@ export type Route =
   | { page: 'users' }
   | { page: 'unhelpful' }
   | { page: 'collection'; id: string; section: CollectionSection }
+  /** A file's chunks, as the machine searches them: `#/chunks/<file_id>?page=<n>`. */
+  | { page: 'chunks'; id: string; at?: number }
   | DocumentRoute;
 
 /**
@@ -42,6 +44,11 @@ export function routeOf(hash: string): Route {
     const section = (collection[2]?.toLowerCase() ?? 'members') as CollectionSection;
     return { page: 'collection', id: collection[1]!.toLowerCase(), section };
   }
+  const chunks = new RegExp(`^#/chunks/(${UUID})(?:\\?(.*))?$`, 'i').exec(hash);
+  if (chunks) {
+    const query = new URLSearchParams(chunks[2] ?? '');
+    return { page: 'chunks', id: chunks[1]!.toLowerCase(), ...positive('at', query.get('page')) };
+  }
   const doc = new RegExp(`^#/doc/(${UUID})(?:\\?(.*))?$`, 'i').exec(hash);
   if (doc) {
     const query = new URLSearchParams(doc[2] ?? '');
@@ -64,6 +71,10 @@ export function documentLink(fileId: string, at?: number, chunk?: number | null)
   return `#/doc/${fileId}${search ? `?${search}` : ''}`;
 }
 
+/** The link of a file's chunks screen (at a page of its chunks). */
+export const chunksLink = (fileId: string, at?: number) =>
+  at !== undefined && at > 1 ? `#/chunks/${fileId}?page=${at}` : `#/chunks/${fileId}`;
+
 function positive<K extends string>(key: K, value: string | null): Partial<Record<K, number>> {
   if (value === null || !/^\d{1,9}$/.test(value)) return {};
   const n = Number(value);
@@ -72,4 +83,6 @@ function positive<K extends string>(key: K, value: string | null): Partial<Recor
 
 /** Two routes with one key are one screen (the viewer's pages and passages are one screen). */
 export const routeKey = (route: Route) =>
-  route.page === 'collection' || route.page === 'doc' ? `${route.page}:${route.id}` : route.page;
+  route.page === 'collection' || route.page === 'doc' || route.page === 'chunks'
+    ? `${route.page}:${route.id}`
+    : route.page;

@@ -28,7 +28,9 @@ export function Workspace(props: WorkspaceProps) {
   const { store, collections, chat, uploads, pane, showPane } = props;
   useStore(store);
   const m = messages();
-  const count = store.files?.length;
+  // Files in the whole collection (the panel shows a page of them).
+  const counts = store.counts;
+  const count = counts && counts.queued + counts.processing + counts.ready + counts.failed;
   return (
     <div class="workspace" data-pane={pane}>
       <div class="pane-tabs" role="group" aria-label={m.app.panes}>

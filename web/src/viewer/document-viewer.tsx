@@ -6,7 +6,7 @@ import { DownloadLink } from '../components/download-link';
 import { useUniqueId } from '../components/unique-id';
 import { isAbort, useApp } from '../context';
 import { messages } from '../i18n/messages';
-import { documentLink, type DocumentRoute } from '../main/route';
+import { chunksLink, documentLink, type DocumentRoute } from '../main/route';
 import type { Box } from './mark-passage';
 import { openPdf, type OpenPdf } from './pdf-engine';
 import { PdfPage } from './pdf-page';
@@ -154,6 +154,12 @@ export function DocumentViewer({ route, onClose }: DocumentViewerProps) {
           </nav>
         )}
         <div class="viewer-actions">
+          {/* The file's chunks: what search sees of it (read, and corrected by its keepers). */}
+          {page && (
+            <a class="button small" href={chunksLink(page.file_id)}>
+              {m.chunks.title}
+            </a>
+          )}
           {page && (
             <DownloadLink file={{ id: page.file_id, name: page.file_name }}>
               {m.viewer.download}

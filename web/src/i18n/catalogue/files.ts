@@ -5,6 +5,18 @@ const filesEn = (count: number) => countOf(count, { one: '# file', other: '# fil
 const pagesEn = (count: number) => countOf(count, { one: '# page', other: '# pages' });
 const chunksEn = (count: number) => countOf(count, { one: '# chunk', other: '# chunks' });
 const sectionsEn = (count: number) => countOf(count, { one: '# section', other: '# sections' });
+const passagesEn = (count: number) => countOf(count, { one: '# passage', other: '# passages' });
+
+type Status = 'queued' | 'processing' | 'ready' | 'failed';
+/** The files panel's sort choices: a field and its direction, as one choice. */
+type SortChoice =
+  | 'created_at:desc'
+  | 'created_at:asc'
+  | 'name:asc'
+  | 'name:desc'
+  | 'status:asc'
+  | 'size:desc'
+  | 'size:asc';
 
 /** What a file is, by the format the service read it as. */
 type Format = 'pdf' | 'docx' | 'html' | 'markdown' | 'text' | 'UNKNOWN';
@@ -41,7 +53,7 @@ export const files = translations({
       `${pagesEn(pages)} read by OCR${confidence === null ? '' : ` (confidence ${formatPercent(confidence)})`}: check quotes against the original.`,
     repairedNote: (pages: number) => `Broken characters repaired on ${pagesEn(pages)}.`,
     indexing: (done: number, total: number) =>
-      `Indexing: ${formatInteger(done)} of ${chunksEn(total)}`,
+      `Indexing: ${formatInteger(done)} of ${passagesEn(total)}`,
     willRetry: (reason: string) => `Trying again soon. ${reason}`,
     statusUnknown: 'Its status is not known to this version of the app: reload the page.',
     addedResult: (pages: number, chunks: number) =>
@@ -81,6 +93,45 @@ export const files = translations({
       `${pagesEn(pages)} · ${chunksEn(chunks)} · ${size}`,
     metaSections: (sections: number, chunks: number, size: string) =>
       `${sectionsEn(sections)} · ${chunksEn(chunks)} · ${size}`,
+    uploadFiles: 'Upload files',
+    search: 'Search',
+    searchPlaceholder: 'File name',
+    statusFilter: 'Status',
+    typeFilter: 'Type',
+    sort: 'Sort',
+    anyStatus: 'All',
+    allStatuses: (count: number) => `All (${formatInteger(count)})`,
+    statusOption: (status: Status, count: number): string =>
+      `${{ queued: 'Waiting', processing: 'Processing', ready: 'Ready', failed: 'Failed' }[status]} (${formatInteger(count)})`,
+    allTypes: 'All types',
+    sortOption: (choice: SortChoice): string =>
+      ({
+        'created_at:desc': 'Newest first',
+        'created_at:asc': 'Oldest first',
+        'name:asc': 'Name A–Z',
+        'name:desc': 'Name Z–A',
+        'status:asc': 'By status',
+        'size:desc': 'Largest first',
+        'size:asc': 'Smallest first',
+      })[choice],
+    matching: (count: number) => `${filesEn(count)} found`,
+    noMatchTitle: 'No files match',
+    noMatch: 'Try another name, or clear the search and filters.',
+    clearFilters: 'Clear search and filters',
+    pages: 'Pages of files',
+    chunks: 'Chunks',
+    chunksNamed: (name: string) => `Chunks of ${name}`,
+    switchOff: 'Switch off',
+    switchOffNamed: (name: string) => `Switch off ${name}`,
+    switchOn: 'Switch on',
+    switchOnNamed: (name: string) => `Switch on ${name}`,
+    offBadge: 'Off',
+    offNote: 'Switched off: it is not searched and cannot be selected for questions.',
+    switchedOff: (name: string) => `${name} is switched off: it is no longer searched.`,
+    switchedOn: (name: string) => `${name} is switched on: it is searched again.`,
+    notSwitched: (name: string, reason: string) => `${name} could not be switched: ${reason}`,
+    onlyManagerMaySwitch: 'only whoever may manage the file may switch it off or on.',
+    retryWontHelp: 'Retrying would not help: upload a readable copy, or delete it.',
     retry: 'Retry',
     retryNamed: (name: string) => `Retry ${name}`,
     retrying: (name: string) => `${name} is being processed again.`,
@@ -127,8 +178,7 @@ export const files = translations({
     ocrNote: (pages, confidence) =>
       `${formatInteger(pages)} 页为 OCR 识别${confidence === null ? '' : `（置信度 ${formatPercent(confidence)}）`}，引用前请与原件核对。`,
     repairedNote: (pages) => `已修复 ${formatInteger(pages)} 页中的乱码字符。`,
-    indexing: (done, total) =>
-      `正在建立索引：${formatInteger(done)} / ${formatInteger(total)} 个文本块`,
+    indexing: (done, total) => `正在建立索引：${formatInteger(done)}/${formatInteger(total)} 段`,
     willRetry: (reason) => `稍后将自动重试。${reason}`,
     statusUnknown: '当前版本的应用无法识别该文件的状态，请刷新页面。',
     addedResult: (pages, chunks) =>
@@ -167,6 +217,45 @@ export const files = translations({
       `${formatInteger(pages)} 页 · ${formatInteger(chunks)} 个文本块 · ${size}`,
     metaSections: (sections, chunks, size) =>
       `${formatInteger(sections)} 个章节 · ${formatInteger(chunks)} 个文本块 · ${size}`,
+    uploadFiles: '上传文件',
+    search: '搜索',
+    searchPlaceholder: '文件名',
+    statusFilter: '状态',
+    typeFilter: '类型',
+    sort: '排序',
+    anyStatus: '全部',
+    allStatuses: (count) => `全部（${formatInteger(count)}）`,
+    statusOption: (status, count) =>
+      `${{ queued: '排队中', processing: '处理中', ready: '可用', failed: '失败' }[status]}（${formatInteger(count)}）`,
+    allTypes: '全部类型',
+    sortOption: (choice) =>
+      ({
+        'created_at:desc': '最新上传在前',
+        'created_at:asc': '最早上传在前',
+        'name:asc': '名称 A–Z',
+        'name:desc': '名称 Z–A',
+        'status:asc': '按状态',
+        'size:desc': '从大到小',
+        'size:asc': '从小到大',
+      })[choice],
+    matching: (count) => `找到 ${formatInteger(count)} 个文件`,
+    noMatchTitle: '没有符合条件的文件',
+    noMatch: '换个名称试试，或清除搜索和筛选条件。',
+    clearFilters: '清除搜索和筛选',
+    pages: '文件分页',
+    chunks: '分块',
+    chunksNamed: (name) => `分块：${name}`,
+    switchOff: '停用',
+    switchOffNamed: (name) => `停用 ${name}`,
+    switchOn: '启用',
+    switchOnNamed: (name) => `启用 ${name}`,
+    offBadge: '已停用',
+    offNote: '已停用：不会被检索，也不能勾选用于提问。',
+    switchedOff: (name) => `已停用 ${name}：它不再被检索。`,
+    switchedOn: (name) => `已启用 ${name}：它会重新被检索。`,
+    notSwitched: (name, reason) => `无法切换 ${name} 的启用状态：${reason}`,
+    onlyManagerMaySwitch: '只有可以管理该文件的人才能停用或启用它。',
+    retryWontHelp: '重试也无济于事：请上传一份可读的文件，或将其删除。',
     retry: '重试',
     retryNamed: (name) => `重试 ${name}`,
     retrying: (name) => `正在重新处理 ${name}。`,
