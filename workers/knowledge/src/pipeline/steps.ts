@@ -38,7 +38,7 @@ import {
 } from '../store/ingest';
 import { getOriginal } from '../store/originals';
 import { readyAndSwap } from '../store/versions';
-import { insertPaced } from './paced-inserts';
+import { embedAndInsertPaced } from './paced-inserts';
 import { isRefusal, ocrEndpoint, readPageByOcr, type OcrEndpoint } from './read-by-ocr';
 import { READER_FAILED, readPdfLayout, readSections } from './read-document';
 
@@ -559,31 +559,38 @@ export function indexChunks(
     const slice = (await chunksOf(ctx, kdb, fileId, batch)).chunks.filter(
       (chunk) => chunk.index >= batch.from && chunk.index < batch.to,
     );
-    const { vectors } = await embedTexts(
-      createModelClient(config.model),
-      config.model,
-      slice.map((chunk) => normaliseForIndex(chunk.content)),
-      {
-        limits: { inputs: config.ingest.batchInputs, tokens: config.ingest.batchTokens },
-        columnDimensions: EMBEDDING_COLUMN_DIMENSIONS,
-      },
-    );
-    await insertPaced(
+    // Embedded and stored a part at a time, counted as they are: progress moves within a step.
+    await embedAndInsertPaced(
       kdb,
       file,
-      slice.map((chunk, i) => ({
-        ...chunk,
-        embedding: vectors[i]!,
-        embeddingModel: embeddingModelId(config.model),
-      })),
-      options.last
-        ? readyAndSwap(kdb.db, fileId, setProgress(kdb.db, fileId, ready(file)))
-        : setProgress(kdb.db, fileId, {
-            chunksDone: batch.to,
-            errorCode: null,
-            errorMessage: null,
-          }),
-      config.ingest.insertHoldMs,
+      slice,
+      async (part) => {
+        const { vectors } = await embedTexts(
+          createModelClient(config.model),
+          config.model,
+          part.map((chunk) => normaliseForIndex(chunk.content)),
+          {
+            limits: { inputs: config.ingest.batchInputs, tokens: config.ingest.batchTokens },
+            columnDimensions: EMBEDDING_COLUMN_DIMENSIONS,
+          },
+        );
+        return part.map((chunk, i) => ({
+          ...chunk,
+          embedding: vectors[i]!,
+          embeddingModel: embeddingModelId(config.model),
+        }));
+      },
+      {
+        last: options.last
+          ? readyAndSwap(kdb.db, fileId, setProgress(kdb.db, fileId, ready(file)))
+          : setProgress(kdb.db, fileId, {
+              chunksDone: batch.to,
+              errorCode: null,
+              errorMessage: null,
+            }),
+        holdMs: config.ingest.insertHoldMs,
+        storedBefore: batch.from,
+      },
     );
     return { indexed: slice.length };
   });

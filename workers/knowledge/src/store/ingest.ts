@@ -253,3 +253,17 @@ function groupsOf<T>(items: readonly T[], sizeOf: (item: T) => number): T[][] {
   if (group.length > 0) groups.push(group);
   return groups;
 }
+
+/**
+ * A file's chunks stored so far, as a step stores them (pipeline/paced-inserts.ts): never moves
+ * progress back (a retried step stores again what an earlier try stored), never a ready file.
+ */
+export const chunksStored = (db: Queries, id: string, done: number) =>
+  db
+    .update(files)
+    .set({
+      chunksDone: sql`greatest(${files.chunksDone}, ${done})`,
+      revivals: 0,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(files.id, id), sql`${files.status} <> 'ready'`));
