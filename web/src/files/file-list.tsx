@@ -12,6 +12,7 @@ import type { KnowledgeStore } from '../knowledge-store';
 import { FileRow, type FileRowActions } from './file-row';
 import { editDetailsDialog } from './edit-details-dialog';
 import { moveFileDialog } from './move-file-dialog';
+import { versionActions } from '../versions/version-actions';
 
 export interface FileListProps {
   store: KnowledgeStore;
@@ -89,6 +90,13 @@ export function FileList({ store, collections, labelledBy, say, complain }: File
   const actions: FileRowActions = {
     select: (file, on) => store.setSelected(file.id, on),
     editDetails,
+    ...versionActions({
+      ctx,
+      store,
+      say,
+      complain,
+      canManage: (file) => collection !== undefined && mayManageFile(ctx.me, collection, file),
+    }),
 
     async remove(file, working) {
       // Asked about the file as it is now: it may have become ready since the row was drawn.
@@ -127,22 +135,6 @@ export function FileList({ store, collections, labelledBy, say, complain }: File
         },
         (m, reason) => m.files.notRetried(file.name, reason),
         (m) => m.files.onlyUploaderMayRetry,
-      );
-    },
-
-    async switchFile(file, enabled, working) {
-      working(true);
-      await attempt(
-        async () => {
-          const now = await ctx.api.knowledge.PutFileEnabled(
-            { body: { id: file.id, enabled } },
-            { signal: ctx.signal },
-          );
-          store.update(now);
-          say(t((m) => (enabled ? m.files.switchedOn(file.name) : m.files.switchedOff(file.name))));
-        },
-        (m, reason) => m.files.notSwitched(file.name, reason),
-        (m) => m.files.onlyManagerMaySwitch,
       );
     },
 

@@ -6,11 +6,11 @@ import { ProgressBar } from '../components/progress-bar';
 import { DocumentDetails } from './document-details';
 import { useUniqueId } from '../components/unique-id';
 import { fileErrorText, progressShown } from '../file-progress-text';
-import { isSearchable, retryCanHelp } from '../file-status';
-import { chunksLink } from '../main/route';
+import { isSearchable } from '../file-status';
 import { now } from '../i18n/bind';
 import { formatBytes, formatDate } from '../i18n/format';
 import { messages } from '../i18n/messages';
+import { NewVersionNote, UploadVersionButton } from '../versions/version-actions';
 
 export interface FileRowActions {
   select(file: KnowledgeFile, selected: boolean): void;
@@ -20,8 +20,10 @@ export interface FileRowActions {
   move(file: KnowledgeFile, working: Working): Promise<void>;
   /** Corrects what the document says of itself and its relations (Edit details). */
   editDetails(file: KnowledgeFile, working: Working): Promise<void>;
-  /** Switches the whole file off (never searched) or on again. */
-  switchFile(file: KnowledgeFile, enabled: boolean, working: Working): Promise<void>;
+  /** Uploads `picked` as the file's new version (the old one serves until it is ready). */
+  uploadVersion(file: KnowledgeFile, picked: File, working: Working): Promise<void>;
+  /** The file's versions, to download or restore. */
+  showVersions(file: KnowledgeFile, working: Working): Promise<void>;
 }
 
 type Working = (on: boolean) => void;
@@ -48,15 +50,13 @@ export function FileRow({ file, selected, canManage, actions }: FileRowProps) {
   const m = messages();
   const searchable = isSearchable(file);
   const failed = file.status === 'failed';
-  const off = file.enabled === false;
-  const retryable = failed && retryCanHelp(file);
   const shown = progressShown(file, file.format);
   const badgeStatus = file.status === 'ready' || file.status === 'UNKNOWN' ? null : file.status;
   const { pages, chunks, size, format, uploader, created_at } = file;
 
   // Retry goes away once the retry is under way: its focus goes on to Delete first, while
   // Retry is still shown (a browser takes the focus from a hidden button to the page).
-  if (!retryable && retryButton.current && document.activeElement === retryButton.current) {
+  if (!failed && retryButton.current && document.activeElement === retryButton.current) {
     deleteButton.current?.focus();
   }
 
@@ -84,9 +84,7 @@ export function FileRow({ file, selected, canManage, actions }: FileRowProps) {
                 ? m.files.selectTitle
                 : failed
                   ? m.files.notSelectableFailed
-                  : off
-                    ? m.files.offNote
-                    : m.files.notSelectableInProgress
+                  : m.files.notSelectableInProgress
             }
           >
             {file.name}
@@ -94,7 +92,6 @@ export function FileRow({ file, selected, canManage, actions }: FileRowProps) {
           <span class={failed ? 'badge file-badge off' : 'badge file-badge'} hidden={!badgeStatus}>
             {badgeStatus && m.files.statusBadge(badgeStatus)}
           </span>
-          {off && <span class="badge file-badge off">{m.files.offBadge}</span>}
         </div>
         <p class="file-meta" id={metaId}>
           {searchable
@@ -107,6 +104,7 @@ export function FileRow({ file, selected, canManage, actions }: FileRowProps) {
           <time datetime={created_at}>{formatDate(created_at)}</time>
         </p>
         <DocumentDetails file={file} />
+        <NewVersionNote file={file} />
         {searchable && <TextSourceNote file={file} />}
         <ProgressBar
           label={m.files.progressProcessing(file.name)}
@@ -122,33 +120,30 @@ export function FileRow({ file, selected, canManage, actions }: FileRowProps) {
               : file.status === 'UNKNOWN' && m.files.statusUnknown}
         </p>
         <p class="file-note" id={noteId} hidden={searchable}>
-          {failed
-            ? retryable || !canManage
-              ? m.files.notSelectableFailed
-              : m.files.retryWontHelp
-            : off && file.status === 'ready'
-              ? m.files.offNote
-              : m.files.notSelectableInProgress}
+          {failed ? m.files.notSelectableFailed : m.files.notSelectableInProgress}
         </p>
       </div>
       <div class="file-actions">
         <DownloadLink class="button small" file={file} label={m.files.downloadNamed(file.name)}>
           {m.files.download}
         </DownloadLink>
-        {file.status === 'ready' && (
-          <a
-            class="button small"
-            href={chunksLink(file.id)}
-            aria-label={m.files.chunksNamed(file.name)}
-          >
-            {m.files.chunks}
-          </a>
-        )}
+        <RowButton
+          label={m.versions.historyNamed(file.name)}
+          run={(working) => actions.showVersions(file, working)}
+        >
+          {m.versions.history}
+        </RowButton>
         {canManage && (
           <>
+            {(file.status === 'ready' || file.status === 'failed') && !file.replaces && (
+              <UploadVersionButton
+                file={file}
+                upload={(picked, working) => actions.uploadVersion(file, picked, working)}
+              />
+            )}
             <RowButton
               buttonRef={retryButton}
-              hidden={!retryable}
+              hidden={!failed}
               label={m.files.retryNamed(file.name)}
               // Marked busy rather than disabled: a disabled button loses the focus to the page.
               busyAs="aria-disabled"
@@ -156,14 +151,6 @@ export function FileRow({ file, selected, canManage, actions }: FileRowProps) {
             >
               {m.files.retry}
             </RowButton>
-            {file.status === 'ready' && (
-              <RowButton
-                label={off ? m.files.switchOnNamed(file.name) : m.files.switchOffNamed(file.name)}
-                run={(working) => actions.switchFile(file, off, working)}
-              >
-                {off ? m.files.switchOn : m.files.switchOff}
-              </RowButton>
-            )}
             {file.status === 'ready' && (
               <RowButton
                 label={m.metadata.editDetailsNamed(file.name)}

@@ -1,6 +1,5 @@
 import { app } from './catalogue/app';
 import { chat } from './catalogue/chat';
-import { chunks } from './catalogue/chunks';
 import { collections } from './catalogue/collections';
 import { conversations } from './catalogue/conversations';
 import { dialogs } from './catalogue/dialogs';
@@ -15,6 +14,7 @@ import { record } from './catalogue/record';
 import { retrieval } from './catalogue/retrieval';
 import { support } from './catalogue/support';
 import { users } from './catalogue/users';
+import { versions } from './catalogue/versions';
 import { viewer } from './catalogue/viewer';
 import type { Language } from '#shared/i18n/language';
 import { currentLocale } from './locale';
@@ -26,7 +26,6 @@ import { currentLocale } from './locale';
 const catalogue = {
   app,
   chat,
-  chunks,
   collections,
   conversations,
   dialogs,
@@ -41,6 +40,7 @@ const catalogue = {
   retrieval,
   support,
   users,
+  versions,
   viewer,
 };
 

@@ -1,0 +1,68 @@
+import { translations } from '../define';
+import { formatInteger } from '../format';
+
+/** A file's versions: a new version uploaded without downtime, the history, a restore. */
+export const versions = translations({
+  en: {
+    upload: 'Upload new version',
+    uploadNamed: (name: string) => `Upload new version of ${name}`,
+    uploadTitle: 'The old version stays searched until the new one is ready, then they swap.',
+    uploading: (name: string) => `Uploading a new version of ${name}…`,
+    onItsWay: (name: string) =>
+      `New version of ${name} on its way: ${name} is searched until it is ready.`,
+    uploaded: (name: string) => `A new version of ${name} is on its way.`,
+    sameAsCurrent: (name: string) => `The file chosen is the same as ${name}: nothing changed.`,
+    notUploaded: (name: string, reason: string) =>
+      `The new version of ${name} was not uploaded: ${reason}`,
+    history: 'Versions',
+    historyNamed: (name: string) => `Versions of ${name}`,
+    title: (name: string) => `Versions of ${name}`,
+    intro:
+      'Every version stays downloadable, and its passages stay readable from old answers. Restoring a version makes it the one searched at once.',
+    loading: 'Loading versions…',
+    notLoaded: (reason: string) => `The versions could not be loaded: ${reason}`,
+    version: (n: number) => `Version ${formatInteger(n)}`,
+    current: 'Current',
+    currentTitle: 'The version searched and quoted now.',
+    status: (status: 'queued' | 'processing' | 'failed'): string =>
+      status === 'failed' ? 'Failed' : 'On its way',
+    replacedAt: (when: string) => `Replaced ${when}`,
+    download: 'Download',
+    downloadNamed: (n: number) => `Download version ${formatInteger(n)}`,
+    restore: 'Restore this version',
+    restoreNamed: (n: number) => `Restore this version: version ${formatInteger(n)}`,
+    restored: (n: number) => `Version ${formatInteger(n)} is the current version again.`,
+    notRestored: (reason: string) => `The version was not restored: ${reason}`,
+    onlyManagerMay: 'Only the file’s uploader or an editor of its collection may do this.',
+    close: 'Close',
+  },
+  zh: {
+    upload: '上传新版本',
+    uploadNamed: (name) => `上传新版本：${name}`,
+    uploadTitle: '新版本就绪之前，检索仍使用旧版本；就绪后两者立即切换。',
+    uploading: (name) => `正在上传 ${name} 的新版本…`,
+    onItsWay: (name) => `${name} 的新版本正在处理：就绪之前仍检索 ${name}。`,
+    uploaded: (name) => `${name} 的新版本正在处理。`,
+    sameAsCurrent: (name) => `所选文件与 ${name} 相同，没有变化。`,
+    notUploaded: (name, reason) => `${name} 的新版本未能上传：${reason}`,
+    history: '版本历史',
+    historyNamed: (name) => `版本历史：${name}`,
+    title: (name) => `${name} 的版本历史`,
+    intro: '每个版本都可以下载，旧回答引用的片段也仍可查看。恢复某个版本后，检索立即改用该版本。',
+    loading: '正在加载版本…',
+    notLoaded: (reason) => `未能加载版本：${reason}`,
+    version: (n) => `第 ${formatInteger(n)} 版`,
+    current: '当前版本',
+    currentTitle: '当前用于检索和引用的版本。',
+    status: (status) => (status === 'failed' ? '处理失败' : '处理中'),
+    replacedAt: (when) => `${when} 被取代`,
+    download: '下载',
+    downloadNamed: (n) => `下载第 ${formatInteger(n)} 版`,
+    restore: '恢复此版本',
+    restoreNamed: (n) => `恢复此版本：第 ${formatInteger(n)} 版`,
+    restored: (n) => `第 ${formatInteger(n)} 版已重新成为当前版本。`,
+    notRestored: (reason) => `未能恢复该版本：${reason}`,
+    onlyManagerMay: '只有文件的上传者或其资料集的编辑者可以执行此操作。',
+    close: '关闭',
+  },
+});
