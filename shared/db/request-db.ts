@@ -75,6 +75,24 @@ export function ingestDb<S extends Record<string, unknown>>(
   });
 }
 
+/**
+ * The database for a re-index job's workflow (workers/knowledge/src/reindex): every batch first
+ * sets `kbchat.reindex_job`, which lets it read and write that job's row (reindex_jobs_workflow);
+ * with a file, also `kbchat_ingest(file)`, which lets it read that file's chunks and write their
+ * new vectors, as the file's ingestion would.
+ */
+export function reindexDb<S extends Record<string, unknown>>(
+  settings: DatabaseSettings,
+  schema: S,
+  jobId: string,
+  fileId?: string,
+): RequestDb<S> {
+  const statement = fileId
+    ? sql`select set_config('kbchat.reindex_job', ${jobId}, true), kbchat_ingest(${fileId}::uuid)`
+    : sql`select set_config('kbchat.reindex_job', ${jobId}, true)`;
+  return scopedDb(settings, schema, { statement, forUser: false, done: () => undefined });
+}
+
 /** The statement a batch starts with, which says whom it acts for. */
 interface Opening {
   statement: SQL;

@@ -21,6 +21,8 @@ interface __BaseEnv_KnowledgeEnv {
 	INGEST_STALE_SECONDS: string;
 	INGEST_MAX_REVIVALS: string;
 	INGEST_INSERT_HOLD_MS: string;
+	REINDEX_BATCH_CHUNKS: string;
+	REINDEX_PAUSE_MS: string;
 	OCR: string;
 	OCR_URL: string;
 	OCR_PAGES_PER_STEP: string;
@@ -38,5 +40,6 @@ interface __BaseEnv_KnowledgeEnv {
 	READER: Service<typeof import("./src/reader/index").DocumentReader>;
 	OCR_SERVICE: Service<typeof import("../ocr/src/index").default>;
 	INGEST: Workflow<Parameters<import("./src/index").IngestFile['run']>[0]['payload']>;
+	REINDEX: Workflow<Parameters<import("./src/index").ReindexChunks['run']>[0]['payload']>;
 }
 interface KnowledgeEnv extends __BaseEnv_KnowledgeEnv {}

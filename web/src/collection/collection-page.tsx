@@ -10,6 +10,7 @@ import { failureText } from '../i18n/failure';
 import { messages, type Messages } from '../i18n/messages';
 import { AddMemberForm, SettingsForm, type Role } from './collection-forms';
 import { MembersTable } from './members-table';
+import { SearchIndex } from '../reindex/search-index';
 import { SECTION_VIEWS } from './sections';
 import { collectionLink, type CollectionSection } from '../main/route';
 
@@ -154,6 +155,7 @@ export function CollectionPage({
           )}
         </p>
         {backLink}
+        <SearchIndex collection={collection} />
         {collection.shared ? (
           <p class="notice info">{m.collections.sharedHasNoMembers}</p>
         ) : (

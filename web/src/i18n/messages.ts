@@ -11,10 +11,10 @@ import { metadata } from './catalogue/metadata';
 import { official } from './catalogue/official';
 import { pager } from './catalogue/pager';
 import { record } from './catalogue/record';
+import { reindex } from './catalogue/reindex';
 import { retrieval } from './catalogue/retrieval';
 import { support } from './catalogue/support';
 import { users } from './catalogue/users';
-import { versions } from './catalogue/versions';
 import { viewer } from './catalogue/viewer';
 import type { Language } from '#shared/i18n/language';
 import { currentLocale } from './locale';
@@ -37,10 +37,10 @@ const catalogue = {
   official,
   pager,
   record,
+  reindex,
   retrieval,
   support,
   users,
-  versions,
   viewer,
 };
 

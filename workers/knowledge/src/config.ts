@@ -81,6 +81,21 @@ const ocrConfig = z
     timeoutMs: env.OCR_TIMEOUT_MS,
   }));
 
+/**
+ * The re-index (src/reindex/): chunks embedded per workflow step (one embedding request with
+ * the default EMBEDDING_BATCH_INPUTS), and a pause after each step, so that the model endpoint
+ * and the database keep room for queries while the old vectors are replaced.
+ */
+const reindexConfig = z
+  .object({
+    REINDEX_BATCH_CHUNKS: positiveInt(100),
+    REINDEX_PAUSE_MS: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.coerce.number().int().min(0).max(60_000).default(100),
+    ),
+  })
+  .transform((env) => ({ batchChunks: env.REINDEX_BATCH_CHUNKS, pauseMs: env.REINDEX_PAUSE_MS }));
+
 /** The knowledge module's one config loader. */
 export const knowledgeConfig = defineConfig({
   database: databaseConfig('KNOWLEDGE_DATABASE_URL'),
@@ -88,8 +103,11 @@ export const knowledgeConfig = defineConfig({
   model: knowledgeModelConfig,
   ingest: ingestConfig,
   ocr: ocrConfig,
+  reindex: reindexConfig,
 });
 
 export type OcrSettings = ReturnType<typeof knowledgeConfig>['ocr'];
 
 export type IngestSettings = ReturnType<typeof knowledgeConfig>['ingest'];
+
+export type ReindexSettings = ReturnType<typeof knowledgeConfig>['reindex'];

@@ -22,6 +22,8 @@ export const KnowledgeRpc = worker.rpcEntrypoint();
 
 /** The ingestion workflow (wrangler.toml [[workflows]]). */
 export { IngestFile } from './pipeline/ingest-workflow';
+/** The re-index workflow (wrangler.toml [[workflows]]). */
+export { ReindexChunks } from './pipeline/reindex-workflow';
 
 export default {
   fetch: worker.app.fetch,
