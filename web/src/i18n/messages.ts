@@ -15,6 +15,7 @@ import { reindex } from './catalogue/reindex';
 import { retrieval } from './catalogue/retrieval';
 import { support } from './catalogue/support';
 import { users } from './catalogue/users';
+import { versions } from './catalogue/versions';
 import { viewer } from './catalogue/viewer';
 import type { Language } from '#shared/i18n/language';
 import { currentLocale } from './locale';
@@ -41,6 +42,7 @@ const catalogue = {
   retrieval,
   support,
   users,
+  versions,
   viewer,
 };
 
