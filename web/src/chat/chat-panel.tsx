@@ -112,6 +112,7 @@ export function ChatPanel({ session, store, collections }: ChatPanelProps) {
                 key={turn.key}
                 turn={turn}
                 announce={session.announce}
+                collections={collections}
                 onRefilter={(filters) => {
                   session.announce(t((m) => m.filters.removed));
                   void session.reask(turn.prompt, filters);

@@ -10,16 +10,23 @@ import { Sources } from './sources';
 import { ProposedFilters, type Filters } from './filter-bar';
 import { SupportNote } from './support-note';
 import type { Turn as TurnModel, TurnNotice } from './turn-model';
+import type { CollectionStore } from '../collection-store';
+import { useStore } from '../components/use-store';
+import { useApp } from '../context';
+import { t } from '../i18n/bind';
+import { openOfficialAnswerDialog } from '../official/official-answer-dialog';
 
 export interface TurnProps {
   turn: TurnModel;
   announce(text: Localized): void;
   /** Asks the question again with these filters (a proposed filter removed). */
   onRefilter?(filters: Filters): void;
+  /** The user's collections: an owner of one an answer came from may make it official. */
+  collections?: CollectionStore;
 }
 
 /** One question and its answer: streamed Markdown, what went wrong, the sources, feedback. */
-export function Turn({ turn, announce, onRefilter }: TurnProps) {
+export function Turn({ turn, announce, onRefilter, collections }: TurnProps) {
   const m = messages();
   const answer = turn.answer.value;
   const status = turn.status.value;
@@ -66,9 +73,18 @@ export function Turn({ turn, announce, onRefilter }: TurnProps) {
         <p class="answer-mode" hidden={!mode || mode === 'retrieval'}>
           {mode === 'full_text'
             ? m.chat.modeFullText
-            : mode === 'file_retrieval' && m.chat.modeFileRetrieval}
+            : mode === 'file_retrieval'
+              ? m.chat.modeFileRetrieval
+              : mode === 'official' && (
+                  <span class="badge official-badge" title={m.official.badgeTitle}>
+                    {m.official.badge}
+                  </span>
+                )}
         </p>
         <Sources sources={sources} echo={echo} />
+        {collections && mode !== 'official' && turn.state.value === 'done' && (
+          <OwnedMakeOfficial turn={turn} collections={collections} announce={announce} />
+        )}
         {feedback && (
           <Feedback messageId={feedback.messageId} initial={feedback.initial} announce={announce} />
         )}
@@ -97,5 +113,44 @@ function Notice({ notice }: { notice: TurnNotice | undefined }) {
       </p>
       {reason && <p class="refusal-reason">{now(reason)}</p>}
     </div>
+  );
+}
+
+/** "Make official" under an answer, for an owner of a collection it cites (or drew on). */
+function OwnedMakeOfficial(props: {
+  turn: TurnModel;
+  collections: CollectionStore;
+  announce(text: Localized): void;
+}) {
+  const ctx = useApp();
+  useStore(props.collections);
+  const sources = props.turn.sources.value;
+  const owned = props.collections.collections?.find(
+    (c) => c.role === 'owner' && sources.some((s) => s.collection_id === c.id),
+  );
+  if (!owned) return null;
+  const collectionId = owned.id;
+  async function make() {
+    const cited = sources
+      .filter((s) => s.collection_id === collectionId && s.chunk_id && s.citation)
+      .sort((a, b) => (a.citation ?? 0) - (b.citation ?? 0));
+    const saved = await openOfficialAnswerDialog(ctx, {
+      collectionId,
+      question: props.turn.prompt,
+      answer: props.turn.answer.value,
+      citations: cited.map((s) => s.chunk_id!),
+      cited: cited.map((s) => ({ chunk_id: s.chunk_id!, file_name: s.file_name, page: s.page })),
+    });
+    if (saved) props.announce(t((m) => m.official.saved));
+  }
+  return (
+    <button
+      type="button"
+      class="button small make-official"
+      title={messages().official.makeOfficialTitle}
+      onClick={() => void make()}
+    >
+      {messages().official.makeOfficial}
+    </button>
   );
 }

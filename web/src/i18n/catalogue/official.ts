@@ -9,7 +9,7 @@ export const official = translations({
     intro:
       'A question at least as similar as the threshold to one of these is answered with its official answer as written, without the model. A less similar one gives it to the model first.',
     badge: 'Official answer',
-    badgeTitle: (question: string) => `Given as written: the official answer to “${question}”`,
+    badgeTitle: 'Given as written by the collection’s owners, without the model.',
     makeOfficial: 'Make official',
     makeOfficialTitle: 'Make this answer an official answer of its collection',
     write: 'Write an official answer',
@@ -53,7 +53,7 @@ export const official = translations({
     intro:
       '与这里某个问题的相似度达到阈值的提问，直接用该标准口径原文作答，不调用模型；相似度较低的，会把标准口径作为首要参考交给模型。',
     badge: '标准口径',
-    badgeTitle: (question) => `按标准口径原文作答：“${question}”`,
+    badgeTitle: '按资料集所有者审定的标准口径原文作答，未调用模型。',
     makeOfficial: '设为标准口径',
     makeOfficialTitle: '把这个回答设为其资料集的标准口径',
     write: '新建标准口径',

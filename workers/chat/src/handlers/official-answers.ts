@@ -32,7 +32,8 @@ async function requireStanding(database: ChatDb, collectionId: string, owner: bo
 const settingsOut = (collectionId: string, threshold: number | undefined, ctx: ChatCall) => ({
   collection_id: collectionId,
   min_similarity: chatConfig(ctx.env).answer.minSimilarity,
-  official_threshold: threshold ?? store.DEFAULT_OFFICIAL_THRESHOLD,
+  // Stored as a `real`: 0.9 reads back as 0.8999999762; told as it was set.
+  official_threshold: Math.round((threshold ?? store.DEFAULT_OFFICIAL_THRESHOLD) * 1e4) / 1e4,
 });
 
 export const GetAnswerSettings: Impl['GetAnswerSettings'] = async ({ collection_id }, ctx) => {
