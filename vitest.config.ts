@@ -17,6 +17,7 @@ import { moduleWorkers, type TestStack } from './dev/test/workers.ts';
 /** The integration files that drive the offline model's test controls (see the projects below). */
 const MODEL_CONTROLLED = [
   'test/integration/chat.test.ts',
+  'test/integration/chunks.test.ts',
   'test/integration/ingestion.test.ts',
   'test/integration/knowledge.test.ts',
 ];

@@ -24,10 +24,11 @@ export interface PageText {
 }
 
 /**
- * The chosen files that are ready, the size of their whole text and, only when that size is
- * within `maxChars`, every page of it: one statement, so the common case (the files fit) costs
- * one round trip and a text too large is never sent over the wire. Sizes are in characters
- * (code points), as `char_length` counts them.
+ * The chosen files that are ready and switched on (a keeper's switched-off file is not chatted
+ * with), the size of their whole text and, only when that size is within `maxChars`, every page
+ * of it: one statement, so the common case (the files fit) costs one round trip and a text too
+ * large is never sent over the wire. Sizes are in characters (code points), as `char_length`
+ * counts them.
  */
 export async function filesWithTextIfWithin(
   kdb: KnowledgeDb,
@@ -50,7 +51,7 @@ export async function filesWithTextIfWithin(
       with chosen as (
         select f.id, f.name, f.pages, f.collection_id, col.name as collection_name
         from ${files} f join ${collections} col on col.id = f.collection_id
-        where f.id in (${idList(ids)}) and f.status = 'ready'
+        where f.id in (${idList(ids)}) and f.status = 'ready' and f.enabled
       ), total as (
         select coalesce(sum(char_length(${filePages.text})), 0) as chars
         from ${filePages} where ${filePages.fileId} in (select id from chosen)

@@ -110,9 +110,9 @@ export interface NearestOptions {
  * the benchmarks' reference statement (bench/run.ts, bench/paths). The inner query
  * orders by the distance operator ascending with a LIMIT, the only shape the HNSW index serves;
  * similarity is computed in the select list. Only files that are `ready` are searched (a file
- * is never found half-indexed); that filter and a file filter are applied to the index scan's
- * rows, and iterative scans (pgvector 0.8, on for the database) keep finding rows until `top`
- * pass.
+ * is never found half-indexed), and only chunks switched on; those filters and a file filter
+ * are applied to the index scan's rows, and iterative scans (pgvector 0.8, on for the
+ * database) keep finding rows until `top` pass.
  */
 export function nearestChunksQuery(vector: number[], options: NearestOptions) {
   const literal = `[${vector.join(',')}]`;
@@ -131,6 +131,7 @@ export function nearestChunksQuery(vector: number[], options: NearestOptions) {
       from ${chunks}
       -- A per-row filter on the index scan (not a join the planner may turn into a sort).
       where (select f.status from ${files} f where f.id = ${chunks.fileId}) = 'ready'
+        and ${chunks.enabled}
       ${filter}
       order by ${chunks.embedding} <=> ${literal}::vector
       limit ${options.top}
