@@ -60,7 +60,7 @@ export const retrieval = translations({
     running: 'Running…',
     runFailed: (reason: string) => `The test set could not be run: ${reason}`,
     runSummary: (hitRate: number, mrr: number, cases: number, top: number) =>
-      `Hit rate ${formatPercent(hitRate)} · MRR ${formatDecimal2(mrr)} over ${formatInteger(cases)} questions (top ${formatInteger(top)})`,
+      `Hit rate ${formatPercent(hitRate)} · MRR ${formatDecimal2(mrr)} over ${countOf(cases, { one: '# question', other: '# questions' })} (top ${formatInteger(top)})`,
     runRank: 'Rank found',
     missed: 'not found',
     lastRun: 'Last run',
