@@ -12,6 +12,8 @@ import type { UploadQueue } from './upload-queue';
 export function UploadList({ queue }: { queue: UploadQueue }) {
   const m = messages();
   const announcement = queue.announcement.value;
+  // Rows whose files are listed in the panel give way to those rows: nothing left to clear.
+  const anyShown = queue.rows.value.some((upload) => !upload.hidden);
   return (
     <div class="uploads-box">
       <ul class="uploads" aria-label={m.files.uploads}>
@@ -43,7 +45,7 @@ export function UploadList({ queue }: { queue: UploadQueue }) {
       <button
         type="button"
         class="link-button"
-        hidden={!queue.finished.value}
+        hidden={!queue.finished.value || !anyShown}
         onClick={() => queue.clearFinished()}
       >
         {m.files.clearFinished}
