@@ -1,11 +1,13 @@
 import { app } from './catalogue/app';
 import { chat } from './catalogue/chat';
+import { chunks } from './catalogue/chunks';
 import { collections } from './catalogue/collections';
 import { conversations } from './catalogue/conversations';
 import { dialogs } from './catalogue/dialogs';
 import { errors } from './catalogue/errors';
 import { files } from './catalogue/files';
 import { filters } from './catalogue/filters';
+import { gaps } from './catalogue/gaps';
 import { login } from './catalogue/login';
 import { metadata } from './catalogue/metadata';
 import { official } from './catalogue/official';
@@ -27,12 +29,14 @@ import { currentLocale } from './locale';
 const catalogue = {
   app,
   chat,
+  chunks,
   collections,
   conversations,
   dialogs,
   errors,
   files,
   filters,
+  gaps,
   login,
   metadata,
   official,

@@ -1,5 +1,5 @@
-import { screen, within } from '@testing-library/preact';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { setLocale } from '../i18n/locale';
 import { refusal, renderInSession, testSession } from '../testing/session';
 import type { Reviewed } from './review-item';
@@ -94,5 +94,53 @@ describe('the unhelpful answers page', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(
       'The unhelpful answers could not be loaded: The database is unavailable right now. Try again later.',
     );
+  });
+  it('resolves an item, shows resolved ones on request, and a refusal’s closest passages', async () => {
+    const refused: Reviewed = {
+      ...REVIEWED,
+      id: 'm2',
+      question: 'How is parking paid?',
+      answer: 'Nothing relevant was found.',
+      status: 'refused',
+      code: 'no_relevant_knowledge',
+      sources: [],
+      closest_passages: [
+        { file_id: FILE, file_name: 'rules.pdf', page: 5, similarity: 0.44, chunk_id: 43 },
+      ],
+    } as unknown as Reviewed;
+    const resolvedAt = '2026-05-07T08:00:00.000Z';
+    const GetUnhelpfulAnswers = vi.fn(async (params: { resolved?: boolean }) => ({
+      items: params.resolved ? [{ ...refused, resolved_at: resolvedAt }] : [refused],
+      total: 1,
+      page: 1,
+      size: 20,
+    }));
+    const PutUnhelpfulResolved = vi.fn(async () => undefined);
+    renderInSession(
+      <UnhelpfulPage />,
+      testSession({ chat: { GetUnhelpfulAnswers, PutUnhelpfulResolved } }),
+    );
+    const item = (await screen.findByText('How is parking paid?')).closest('li')!;
+    expect(within(item).getByText('Closest passages (refused)')).toBeTruthy();
+    expect(within(item).getByRole('link', { name: 'rules.pdf' }).getAttribute('href')).toBe(
+      `#/doc/${FILE}?page=5&chunk=43`,
+    );
+    expect(within(item).getByText(/bo’s turn, shown in full/)).toBeTruthy();
+    fireEvent.click(within(item).getByRole('button', { name: 'Mark as resolved' }));
+    await waitFor(() =>
+      expect(PutUnhelpfulResolved).toHaveBeenCalledWith(
+        { body: { message_id: 'm2', resolved: true } },
+        expect.anything(),
+      ),
+    );
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Show resolved' }));
+    await waitFor(() =>
+      expect(GetUnhelpfulAnswers).toHaveBeenLastCalledWith(
+        { page: 1, size: 20, resolved: true },
+        expect.anything(),
+      ),
+    );
+    const again = (await screen.findByText(/^Resolved /)).closest('li')!;
+    expect(within(again).getByRole('button', { name: 'Reopen' })).toBeTruthy();
   });
 });
