@@ -32,11 +32,17 @@ export interface SeededCorpus {
  */
 export async function seedChunks(
   db: pg.Client,
-  options: { chunks: number; uploader: { id: string; username: string } },
+  options: {
+    chunks: number;
+    uploader: { id: string; username: string };
+    /** 50 unless given (bench/keeping.ts: 500 files of 200). */
+    chunksPerFile?: number;
+  },
 ): Promise<SeededCorpus> {
-  const files = Math.ceil(options.chunks / CHUNKS_PER_FILE);
+  const perFile = options.chunksPerFile ?? CHUNKS_PER_FILE;
+  const files = Math.ceil(options.chunks / perFile);
   const t0 = performance.now();
-  const corpus = makeCorpus({ docs: files, chunksPerDoc: CHUNKS_PER_FILE });
+  const corpus = makeCorpus({ docs: files, chunksPerDoc: perFile });
   const chunks = corpus.chunks.slice(0, options.chunks);
   const vectors = chunks.map((c) => literal(embedText(c.content, DIMENSIONS)));
   // The keyword side of hybrid search: the terms ingest writes, from the worker's tokenizer.
