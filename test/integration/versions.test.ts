@@ -311,3 +311,21 @@ describe('deleting the current version', () => {
     expect((await listed()).map((row) => row.id)).toEqual([v2]);
   });
 });
+
+describe('two new versions at once', () => {
+  it('keeps at most one on its way', async () => {
+    const answers = await Promise.all(
+      ['first', 'second', 'third'].map((which) =>
+        upload(
+          form(`# Travel rules\n\n${which} ${WORD} draft.\n`, `${which}.md`),
+          `replaces=${v2}&async=true`,
+        ),
+      ),
+    );
+    const statuses = answers.map((res) => res.status);
+    for (const status of statuses) expect([202, 409]).toContain(status);
+    expect(statuses.filter((status) => status === 202).length).toBeLessThanOrEqual(1);
+    const onItsWay = (await versions(v2)).filter((v) => !v.current && v.status !== 'ready');
+    expect(onItsWay.length).toBe(statuses.filter((status) => status === 202).length);
+  });
+});

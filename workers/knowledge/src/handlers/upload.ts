@@ -22,7 +22,7 @@ import { removeFile } from './remove-file';
 import { POLL_MS, pollDelay } from './upload-poll';
 import { newVersionOf, type NewVersion } from './new-version';
 import { uploadView } from './views';
-import { failedAttempts } from '../store/versions';
+import { failedAttempts, isOnItsWay, versionsOf } from '../store/versions';
 
 /**
  * Check → deduplicate → store the original and a `queued` file row → start the ingestion
@@ -93,6 +93,7 @@ export async function upload(
     }
     throw err;
   }
+  if (version) await onlyVersionOnItsWay(ctx, kdb, version, row);
   try {
     const workflowId = await startIngest(ctx.env.INGEST, id);
     await kdb.run(setProgress(kdb.db, id, { workflowId }));
@@ -139,6 +140,23 @@ function replacesQuery(ctx: KnowledgeCall): string | undefined {
 const isOlderVersion = (existing: FileRow, version: NewVersion) =>
   existing.id !== version.replacesId &&
   (existing.id === version.lineageId || existing.lineageId === version.lineageId);
+
+/**
+ * Two new versions of the same file uploaded at once both passed the check before either was
+ * stored: each, once stored, looks again, and one that finds another on its way withdraws
+ * (both may: then neither is kept, and the user uploads again).
+ */
+async function onlyVersionOnItsWay(
+  ctx: KnowledgeCall,
+  kdb: KnowledgeDb,
+  version: NewVersion,
+  row: FileRow,
+) {
+  const others = await kdb.run(versionsOf(kdb.db, version.lineageId));
+  if (!others.some((other) => other.id !== row.id && isOnItsWay(other))) return;
+  await removeFile(ctx, kdb, row);
+  throw new AppError('version_on_its_way');
+}
 
 /** Failed attempts at a new version of the document: this upload takes their place. */
 async function dropFailedAttempts(
