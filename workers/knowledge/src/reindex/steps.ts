@@ -123,6 +123,9 @@ export function swapFile(
       kdb.db.execute<Swapped>(swapReembeddings(fileId, model, embedded)),
       setJobProgress(kdb.db, ctx.jobId, progress),
     ]);
+    // The swap rewrites the file's vectors in the HNSW index: queries get their room after it too.
+    const { pauseMs } = knowledgeConfig(ctx.env).reindex;
+    if (embedded.length > 0 && pauseMs > 0) await pause(pauseMs);
     return { moved: rows[0]?.moved ?? 0 };
   });
 }
