@@ -48,6 +48,8 @@ async function found(text: string): Promise<number[]> {
 describe('keeping files', () => {
   it('uploads, finds the file by name, corrects a chunk and switches it off', async () => {
     const { page, errors } = await openPage(browser, stack().baseUrl, 'desktop');
+    // The size the panel was found wanting at (a permanent dropzone left room for ~3 files).
+    await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto('/');
     await logInAsAdmin(page);
 
@@ -55,6 +57,8 @@ describe('keeping files', () => {
       `${WORD} general provisions: who these rules apply to.`,
       `${WORD} annual leave: 25 working days after ten years of service.`,
     ]);
+    // The panel takes files once it knows the collection they go to (its dropzone shows).
+    await page.locator('.dropzone:not([hidden])').waitFor();
     await page
       .locator('.dropzone input[type=file]')
       .setInputFiles({ name: NAME, mimeType: file.mimeType, buffer: Buffer.from(file.buffer) });
@@ -68,7 +72,7 @@ describe('keeping files', () => {
 
     await page.getByRole('searchbox', { name: 'Search' }).fill(NAME.slice(0, 12));
     await expect.poll(() => page.locator('.file-list li.file').count()).toBe(1);
-    expect(await page.locator('.files-panel .count').textContent()).toBe('1 file found');
+    await expect.poll(() => page.locator('.files-panel .count').textContent()).toBe('1 file found');
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'keeping-files-desktop-en');
 
@@ -117,4 +121,26 @@ describe('keeping files', () => {
     await screenshot(page, 'keeping-chunks-phone-zh');
     expect(errors).toEqual([]);
   }, 60_000);
+
+  it('shows the files panel and the chunks screen at both sizes in both languages', async () => {
+    expect(fileId).not.toBe('');
+    for (const [size, locale] of [
+      ['desktop', 'zh-CN'],
+      ['phone', 'en-GB'],
+    ] as const) {
+      const { page, errors } = await openPage(browser, stack().baseUrl, size, locale);
+      if (size === 'desktop') await page.setViewportSize({ width: 1440, height: 900 });
+      await page.goto('/');
+      await logInAsAdmin(page);
+      if (size === 'phone') await page.locator('.pane-tabs button').nth(1).click();
+      await page.locator('.files-toolbar').waitFor();
+      await page.locator('.file-list li.file').first().waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, `keeping-files-${size}-${locale}`);
+      await page.goto(`/#/chunks/${fileId}`);
+      await page.locator('.chunk-list li.chunk').first().waitFor();
+      await screenshot(page, `keeping-chunks-${size}-${locale}`);
+      expect(errors).toEqual([]);
+    }
+  }, 90_000);
 });
