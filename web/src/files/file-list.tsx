@@ -138,6 +138,22 @@ export function FileList({ store, collections, labelledBy, say, complain }: File
       );
     },
 
+    async switchFile(file, enabled, working) {
+      working(true);
+      await attempt(
+        async () => {
+          const now = await ctx.api.knowledge.PutFileEnabled(
+            { body: { id: file.id, enabled } },
+            { signal: ctx.signal },
+          );
+          store.update(now);
+          say(t((m) => (enabled ? m.files.switchedOn(file.name) : m.files.switchedOff(file.name))));
+        },
+        (m, reason) => m.files.notSwitched(file.name, reason),
+        (m) => m.files.onlyManagerMaySwitch,
+      );
+    },
+
     async move(file, working) {
       // The collections list may be older than a role given meanwhile: asked for again first.
       await collections.refresh();

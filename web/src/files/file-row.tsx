@@ -6,7 +6,8 @@ import { ProgressBar } from '../components/progress-bar';
 import { DocumentDetails } from './document-details';
 import { useUniqueId } from '../components/unique-id';
 import { fileErrorText, progressShown } from '../file-progress-text';
-import { isSearchable } from '../file-status';
+import { isSearchable, retryCanHelp } from '../file-status';
+import { chunksLink } from '../main/route';
 import { now } from '../i18n/bind';
 import { formatBytes, formatDate } from '../i18n/format';
 import { messages } from '../i18n/messages';
@@ -20,6 +21,8 @@ export interface FileRowActions {
   move(file: KnowledgeFile, working: Working): Promise<void>;
   /** Corrects what the document says of itself and its relations (Edit details). */
   editDetails(file: KnowledgeFile, working: Working): Promise<void>;
+  /** Switches the whole file off (never searched) or on again. */
+  switchFile(file: KnowledgeFile, enabled: boolean, working: Working): Promise<void>;
   /** Uploads `picked` as the file's new version (the old one serves until it is ready). */
   uploadVersion(file: KnowledgeFile, picked: File, working: Working): Promise<void>;
   /** The file's versions, to download or restore. */
@@ -50,13 +53,15 @@ export function FileRow({ file, selected, canManage, actions }: FileRowProps) {
   const m = messages();
   const searchable = isSearchable(file);
   const failed = file.status === 'failed';
+  const off = file.enabled === false;
+  const retryable = failed && retryCanHelp(file);
   const shown = progressShown(file, file.format);
   const badgeStatus = file.status === 'ready' || file.status === 'UNKNOWN' ? null : file.status;
   const { pages, chunks, size, format, uploader, created_at } = file;
 
   // Retry goes away once the retry is under way: its focus goes on to Delete first, while
   // Retry is still shown (a browser takes the focus from a hidden button to the page).
-  if (!failed && retryButton.current && document.activeElement === retryButton.current) {
+  if (!retryable && retryButton.current && document.activeElement === retryButton.current) {
     deleteButton.current?.focus();
   }
 
@@ -84,7 +89,9 @@ export function FileRow({ file, selected, canManage, actions }: FileRowProps) {
                 ? m.files.selectTitle
                 : failed
                   ? m.files.notSelectableFailed
-                  : m.files.notSelectableInProgress
+                  : off
+                    ? m.files.offNote
+                    : m.files.notSelectableInProgress
             }
           >
             {file.name}
@@ -92,6 +99,7 @@ export function FileRow({ file, selected, canManage, actions }: FileRowProps) {
           <span class={failed ? 'badge file-badge off' : 'badge file-badge'} hidden={!badgeStatus}>
             {badgeStatus && m.files.statusBadge(badgeStatus)}
           </span>
+          {off && <span class="badge file-badge off">{m.files.offBadge}</span>}
         </div>
         <p class="file-meta" id={metaId}>
           {searchable
@@ -120,13 +128,28 @@ export function FileRow({ file, selected, canManage, actions }: FileRowProps) {
               : file.status === 'UNKNOWN' && m.files.statusUnknown}
         </p>
         <p class="file-note" id={noteId} hidden={searchable}>
-          {failed ? m.files.notSelectableFailed : m.files.notSelectableInProgress}
+          {failed
+            ? retryable || !canManage
+              ? m.files.notSelectableFailed
+              : m.files.retryWontHelp
+            : off && file.status === 'ready'
+              ? m.files.offNote
+              : m.files.notSelectableInProgress}
         </p>
       </div>
       <div class="file-actions">
         <DownloadLink class="button small" file={file} label={m.files.downloadNamed(file.name)}>
           {m.files.download}
         </DownloadLink>
+        {file.status === 'ready' && (
+          <a
+            class="button small"
+            href={chunksLink(file.id)}
+            aria-label={m.files.chunksNamed(file.name)}
+          >
+            {m.files.chunks}
+          </a>
+        )}
         <RowButton
           label={m.versions.historyNamed(file.name)}
           run={(working) => actions.showVersions(file, working)}
@@ -143,7 +166,7 @@ export function FileRow({ file, selected, canManage, actions }: FileRowProps) {
             )}
             <RowButton
               buttonRef={retryButton}
-              hidden={!failed}
+              hidden={!retryable}
               label={m.files.retryNamed(file.name)}
               // Marked busy rather than disabled: a disabled button loses the focus to the page.
               busyAs="aria-disabled"
@@ -151,6 +174,14 @@ export function FileRow({ file, selected, canManage, actions }: FileRowProps) {
             >
               {m.files.retry}
             </RowButton>
+            {file.status === 'ready' && (
+              <RowButton
+                label={off ? m.files.switchOnNamed(file.name) : m.files.switchOffNamed(file.name)}
+                run={(working) => actions.switchFile(file, off, working)}
+              >
+                {off ? m.files.switchOn : m.files.switchOff}
+              </RowButton>
+            )}
             {file.status === 'ready' && (
               <RowButton
                 label={m.metadata.editDetailsNamed(file.name)}
