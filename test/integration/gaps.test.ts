@@ -173,6 +173,22 @@ describe('the gap report', () => {
     await reportUntil((r) => unhelpful(r) === 0);
   });
 
+  it('a viewer who takes an unhelpful mark back withdraws their question too', async () => {
+    const question = '白天出租车起步价包含几公里？';
+    const answered = await ask(bob, question);
+    expect(answered.refused).toBeUndefined();
+    const unhelpful = (r: Report) => groupOf(r, question)?.kinds.unhelpful ?? 0;
+    const deadline = Date.now() + 10_000;
+    while ((await mark(bob, answered.messageId, 'unhelpful')).status === 404) {
+      if (Date.now() > deadline) throw new Error('turn never stored');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await reportUntil((r) => unhelpful(r) === 1);
+    // A viewer reads no report, yet withdraws their own question (migration 0025).
+    await data(await mark(bob, answered.messageId, null));
+    await reportUntil((r) => unhelpful(r) === 0);
+  });
+
   it('is for the collection’s editors and owners: a viewer 403, another keeper 404', async () => {
     const asViewer = await report(bob);
     expect(asViewer.status).toBe(403);

@@ -245,6 +245,18 @@ export const gapQuestions = pgTable(
       to: appRole,
       withCheck: sql`${t.askedBy} = ${actingUser} and ${t.collectionIds} <@ ${collectionsWhere('viewer')}`,
     }),
+    // The asker reads back and withdraws their own question (taking back an unhelpful mark),
+    // whatever their role in the collections; never anyone else's.
+    pgPolicy('gap_questions_own_read', {
+      for: 'select',
+      to: appRole,
+      using: sql`${t.askedBy} = ${actingUser}`,
+    }),
+    pgPolicy('gap_questions_withdraw', {
+      for: 'delete',
+      to: appRole,
+      using: sql`${t.askedBy} = ${actingUser}`,
+    }),
     pgPolicy('gap_questions_keep', {
       for: 'all',
       to: appRole,

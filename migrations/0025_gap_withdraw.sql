@@ -1,0 +1,2 @@
+CREATE POLICY "gap_questions_own_read" ON "gap_questions" AS PERMISSIVE FOR SELECT TO "kbchat_app" USING ("gap_questions"."asked_by" = (select kbchat_user()));--> statement-breakpoint
+CREATE POLICY "gap_questions_withdraw" ON "gap_questions" AS PERMISSIVE FOR DELETE TO "kbchat_app" USING ("gap_questions"."asked_by" = (select kbchat_user()));
