@@ -70,11 +70,10 @@ async function manageableChunk(ctx: KnowledgeCall, id: number) {
 
 /**
  * A correction or a switch. New text is embedded (as ingest embeds: its index form) BEFORE the
- * answer, and the text, vector, model and search terms are written by one statement: the issue
- * allows "in the background", but doing it here means there is never a moment when the chunk's
- * text and its index disagree, the keeper's answer says it is searchable as corrected, and the
- * cost is one embedding call (bench/keeping.ts times a correction until a query finds it;
- * the issue asks for 5 s). A model failure is a 502 before anything is written. An update that
+ * answer, and the text, vector, model and search terms are written by one statement rather than
+ * in the background: there is never a moment when the chunk's text and its index disagree, the
+ * keeper's answer says it is searchable as corrected, and the cost is one embedding call
+ * (bench/keeping.ts times a correction until a query finds it). A model failure is a 502 before anything is written. An update that
  * touches no row (the chunks_edit policy refused it, e.g. the caller lost the editor role
  * meanwhile) is a 403.
  */
