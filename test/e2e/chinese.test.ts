@@ -192,7 +192,7 @@ describe('a Chinese browser', () => {
   });
 
   it('shows an unknown error code in the service’s own words', async () => {
-    await page.route('**/moduleknowledge/list*', (route) =>
+    await page.route('**/moduleknowledge/files?*', (route) =>
       route.fulfill({
         status: 503,
         contentType: 'application/problem+json',
@@ -209,9 +209,9 @@ describe('a Chinese browser', () => {
     await expect
       .poll(() => page.locator('.files-panel .list-notice').textContent())
       .toBe('无法加载文件列表：A brand-new failure.');
-    await page.unroute('**/moduleknowledge/list*');
+    await page.unroute('**/moduleknowledge/files?*');
     // A known code in the same place is translated.
-    await page.route('**/moduleknowledge/list*', (route) =>
+    await page.route('**/moduleknowledge/files?*', (route) =>
       route.fulfill({
         status: 503,
         contentType: 'application/problem+json',
@@ -222,7 +222,7 @@ describe('a Chinese browser', () => {
     await expect
       .poll(() => page.locator('.files-panel .list-notice').textContent())
       .toBe('无法加载文件列表：数据库暂时不可用，请稍后再试。');
-    await page.unroute('**/moduleknowledge/list*');
+    await page.unroute('**/moduleknowledge/files?*');
     expect(session.errors.filter((e) => !e.includes('503'))).toEqual([]);
   });
 });

@@ -161,9 +161,17 @@ describe('a collection shared with a viewer', () => {
       expect(await b.page.locator('.collection-hint').textContent()).toContain(
         'only its editors and owners add files',
       );
-      // Nor to delete or move A's file; downloading it is fine.
+      // Nor to delete, move, correct or replace A's file; downloading it, reading its chunks
+      // and its versions is fine.
       const row = b.page.locator('.file', { hasText: fileName });
-      expect(await row.getByRole('button').count()).toBe(0);
+      expect(
+        await row
+          .getByRole('button', {
+            name: /^(Delete|Move|Retry|Edit details|Switch|Upload new version)/,
+          })
+          .count(),
+      ).toBe(0);
+      expect(await row.getByRole('button', { name: /^Versions/ }).count()).toBe(1);
       expect(await row.getByRole('link', { name: `Download ${fileName}` }).count()).toBe(1);
       // B asks about it: only the chosen collection is searched, and each source names it.
       const chatRequest = b.page.waitForRequest((r) => r.url().includes('/modulechat/chat'));

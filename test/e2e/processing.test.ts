@@ -237,7 +237,8 @@ describe('a file on its way to the index', () => {
 
 describe('documents other than PDFs', () => {
   it('offers every format in the picker, reads Word and Markdown, and cites their sections', async () => {
-    const accept = (await page.locator('input[type="file"]').getAttribute('accept')) ?? '';
+    const accept =
+      (await page.locator('.dropzone input[type="file"]').getAttribute('accept')) ?? '';
     expect(accept.split(',')).toEqual(
       expect.arrayContaining([
         '.pdf',

@@ -205,6 +205,7 @@ describe('a USER and the @role(SUPER_ADMIN) routes', () => {
         'DeleteUser',
         'ListAllApiKeys',
         'GetUnhelpfulAnswers',
+        'PutUnhelpfulResolved',
         'ListUsers',
         'PostUserLogoutAll',
         'PutUserPassword',
@@ -255,6 +256,11 @@ describe('a USER and the @role(SUPER_ADMIN) routes', () => {
       DeleteUser: { path: `/moduleauth/user?user_id=${victim.id}`, method: 'DELETE' },
       ListAllApiKeys: { path: '/moduleauth/all_api_keys?page=1&size=100', method: 'GET' },
       GetUnhelpfulAnswers: { path: '/modulechat/unhelpful_answers?page=1&size=100', method: 'GET' },
+      PutUnhelpfulResolved: {
+        path: '/modulechat/unhelpful_resolved',
+        method: 'PUT',
+        json: { message_id: crypto.randomUUID(), resolved: true },
+      },
     };
     for (const route of adminRoutes) {
       const request = requests[route.name];

@@ -25,7 +25,7 @@ export interface DropzoneProps {
   dragging: boolean;
   hidden: boolean;
   /**
-   * The collection has files: an "Upload files" button takes the dropzone's room (the list
+   * The collection has files: the picker's button alone takes the dropzone's room (the list
    * needs it), and the drop target opens while files are dragged over the panel.
    */
   collapsed?: boolean;
@@ -46,25 +46,19 @@ export function Dropzone({ dragging, hidden, collapsed, onFiles }: DropzoneProps
       class={closed ? 'dropzone collapsed' : dragging ? 'dropzone dragging' : 'dropzone'}
       hidden={hidden}
     >
-      {closed ? (
-        <button
-          type="button"
-          class="button primary"
-          title={m.files.dropHint}
-          onClick={() => picker.current?.click()}
-        >
-          {m.files.uploadFiles}
-        </button>
-      ) : (
-        <>
-          <p class="dropzone-title">{m.files.dropHere}</p>
-          <p class="dropzone-or">{m.files.or}</p>
-          <button type="button" class="button" onClick={() => picker.current?.click()}>
-            {m.files.choose}
-          </button>
-          <p class="hint">{m.files.dropHint}</p>
-        </>
-      )}
+      {/* One button in both states, so that it stays the same element (and keeps the focus)
+          when the dropzone folds or opens. */}
+      {!closed && <p class="dropzone-title">{m.files.dropHere}</p>}
+      {!closed && <p class="dropzone-or">{m.files.or}</p>}
+      <button
+        type="button"
+        class={closed ? 'button primary' : 'button'}
+        title={closed ? m.files.dropHint : undefined}
+        onClick={() => picker.current?.click()}
+      >
+        {m.files.choose}
+      </button>
+      {!closed && <p class="hint">{m.files.dropHint}</p>}
       <input
         ref={picker}
         type="file"

@@ -170,7 +170,7 @@ describe('the files panel with hundreds of files', () => {
     expect(names()[0]).toBe('file-060.pdf');
     expect(screen.getByText('60 files')).toBeTruthy();
     expect(screen.queryByText('Drop documents here')).toBeNull();
-    expect(screen.getByRole('button', { name: 'Upload files' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Choose documents…' })).toBeTruthy();
 
     const pager = screen.getByRole('navigation', { name: 'Pages of files' });
     expect(within(pager).getByText('Page 1 of 3')).toBeTruthy();

@@ -93,7 +93,6 @@ export const files = translations({
       `${pagesEn(pages)} · ${chunksEn(chunks)} · ${size}`,
     metaSections: (sections: number, chunks: number, size: string) =>
       `${sectionsEn(sections)} · ${chunksEn(chunks)} · ${size}`,
-    uploadFiles: 'Upload files',
     search: 'Search',
     searchPlaceholder: 'File name',
     statusFilter: 'Status',
@@ -217,7 +216,6 @@ export const files = translations({
       `${formatInteger(pages)} 页 · ${formatInteger(chunks)} 个文本块 · ${size}`,
     metaSections: (sections, chunks, size) =>
       `${formatInteger(sections)} 个章节 · ${formatInteger(chunks)} 个文本块 · ${size}`,
-    uploadFiles: '上传文件',
     search: '搜索',
     searchPlaceholder: '文件名',
     statusFilter: '状态',
