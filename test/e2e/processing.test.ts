@@ -128,21 +128,24 @@ describe('a file on its way to the index', () => {
     await recordUpload(name);
     await chooseFiles(page, CHOOSE, [longPdf(name, 4)]);
 
-    const upload = page.locator('.upload', { hasText: name });
-    const bar = upload.getByRole('progressbar', { name: `Processing ${name}` });
+    // Once the list has it, its row alone shows it (the upload gives way to it), with its progress.
+    const row = page.locator('.file', { hasText: name });
+    const bar = row.getByRole('progressbar', { name: `Processing ${name}` });
     await expect
       .poll(() => bar.getAttribute('aria-valuetext'), { timeout: 30_000 })
-      .toMatch(/^Indexing: \d+ of \d+ chunks$/);
+      .toMatch(/^Indexing: \d+ of \d+ passages$/);
+    // Its upload entry stays in the page, hidden, and still follows the file to its outcome.
+    const upload = page.locator('.upload', { hasText: name });
+    expect(await upload.isVisible()).toBe(false);
 
-    // The list shows it with its progress, and why it cannot be ticked yet.
-    const row = page.locator('.file', { hasText: name });
+    // …and why it cannot be ticked yet.
     expect(await row.getAttribute('data-status')).toBe('processing');
     expect(await row.locator('.file-badge').textContent()).toBe('Processing');
     const rowBar = row.getByRole('progressbar', { name: `Processing ${name}` });
     expect(Number(await rowBar.getAttribute('aria-valuenow'))).toBeGreaterThanOrEqual(50);
     expect(await rowBar.getAttribute('aria-valuemin')).toBe('0');
     expect(await rowBar.getAttribute('aria-valuemax')).toBe('100');
-    expect(await rowBar.getAttribute('aria-valuetext')).toMatch(/^Indexing: \d+ of \d+ chunks$/);
+    expect(await rowBar.getAttribute('aria-valuetext')).toMatch(/^Indexing: \d+ of \d+ passages$/);
     const checkbox = row.getByRole('checkbox', { name });
     expect(await checkbox.isDisabled()).toBe(true);
     const why = 'Not searchable yet: it can be selected for questions once it is read and indexed.';
@@ -170,12 +173,15 @@ describe('a file on its way to the index', () => {
     expect(await checkbox.isDisabled()).toBe(false);
     expect(await row.locator('.file-meta').textContent()).toMatch(/^4 pages · \d+ chunks · /);
     expect(await row.getByRole('progressbar').count()).toBe(0);
-    expect(await page.locator('.scope').textContent()).toBe(scopeText(ready.length + 1, 0));
+    // The counts come with the list asked for again once the file is ready.
+    await expect
+      .poll(() => page.locator('.scope').textContent())
+      .toBe(scopeText(ready.length + 1, 0));
 
     const { bars, said } = await recorded();
     // Indexing was seen part-way, and the bar never went back.
     const indexing = bars
-      .map((bar) => /^Indexing: (\d+) of (\d+) chunks$/.exec(bar.text))
+      .map((bar) => /^Indexing: (\d+) of (\d+) passages$/.exec(bar.text))
       .filter((match) => match !== null);
     expect(
       indexing.some(([, done, total]) => Number(done) > 0 && Number(done) < Number(total)),
@@ -226,6 +232,7 @@ describe('a file on its way to the index', () => {
     await expect
       .poll(() => page.locator('.files-panel > [role="status"]').textContent())
       .toBe(`${name} was deleted.`);
+    // Its upload had given way to its row; the row gone, the upload says what became of it.
     const upload = page.locator('.upload', { hasText: name });
     await expect.poll(() => upload.getAttribute('data-state')).toBe('deleted');
     expect(await upload.locator('.upload-status').textContent()).toBe(
@@ -255,7 +262,8 @@ describe('documents other than PDFs', () => {
         'text/plain',
       ]),
     );
-    expect(await page.locator('.dropzone').textContent()).toContain(
+    // The collection has files: the dropzone is folded to its button, which says it on hover.
+    expect(await page.locator('.dropzone button').getAttribute('title')).toContain(
       'Documents (PDF, Word, HTML, Markdown, text)',
     );
 

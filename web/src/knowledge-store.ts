@@ -298,9 +298,10 @@ export function createKnowledgeStore(
   }
 
   function follow(id: string): void {
-    if (followed.has(id)) return;
+    // A file found gone stays gone: the uploads ask to follow their files at every render, and
+    // following a deleted one again would bring it back as "on its way" until the next poll.
+    if (followed.has(id) || gone.has(id)) return;
     followed.set(id, undefined);
-    gone.delete(id);
     poller.wake();
   }
 
