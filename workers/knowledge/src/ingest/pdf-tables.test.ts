@@ -262,39 +262,43 @@ function positionedPdf(texts: [number, number, string][]): Uint8Array {
 }
 
 describe('a born-digital PDF with a table', () => {
-  it('reads the table from pdf.js text items as a Markdown table between its paragraphs', async () => {
-    const cells = [
-      ['Permit', 'Fee', 'Valid for'],
-      ['Resident parking', '45.00', '12 months'],
-      ['Visitor parking', '12.50', '1 month'],
-      ['Market stall', '230.00', '6 months'],
-    ];
-    const bytes = positionedPdf([
-      [72, 100, 'Fees are set by the council each April and apply to every ward.'],
-      ...cells.flatMap((row, i) =>
-        row.map((text, column): [number, number, string] => [
-          [72, 220, 320][column]!,
-          140 + 18 * i,
-          text,
-        ]),
-      ),
-      [72, 240, 'Refunds are paid pro rata for whole months not used.'],
-    ]);
-    const { pages } = await extractPdfText(bytes, { maxPages: 10 });
-    expect(pages).toEqual([
-      [
-        'Fees are set by the council each April and apply to every ward.',
+  it(
+    'reads the table from pdf.js text items as a Markdown table between its paragraphs',
+    { timeout: 20_000 },
+    async () => {
+      const cells = [
+        ['Permit', 'Fee', 'Valid for'],
+        ['Resident parking', '45.00', '12 months'],
+        ['Visitor parking', '12.50', '1 month'],
+        ['Market stall', '230.00', '6 months'],
+      ];
+      const bytes = positionedPdf([
+        [72, 100, 'Fees are set by the council each April and apply to every ward.'],
+        ...cells.flatMap((row, i) =>
+          row.map((text, column): [number, number, string] => [
+            [72, 220, 320][column]!,
+            140 + 18 * i,
+            text,
+          ]),
+        ),
+        [72, 240, 'Refunds are paid pro rata for whole months not used.'],
+      ]);
+      const { pages } = await extractPdfText(bytes, { maxPages: 10 });
+      expect(pages).toEqual([
         [
-          '| Permit | Fee | Valid for |',
-          '| --- | --- | --- |',
-          '| Resident parking | 45.00 | 12 months |',
-          '| Visitor parking | 12.50 | 1 month |',
-          '| Market stall | 230.00 | 6 months |',
-        ].join('\n'),
-        'Refunds are paid pro rata for whole months not used.',
-      ].join('\n\n'),
-    ]);
-  });
+          'Fees are set by the council each April and apply to every ward.',
+          [
+            '| Permit | Fee | Valid for |',
+            '| --- | --- | --- |',
+            '| Resident parking | 45.00 | 12 months |',
+            '| Visitor parking | 12.50 | 1 month |',
+            '| Market stall | 230.00 | 6 months |',
+          ].join('\n'),
+          'Refunds are paid pro rata for whole months not used.',
+        ].join('\n\n'),
+      ]);
+    },
+  );
 });
 
 describe('text that is no table', () => {
