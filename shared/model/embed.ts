@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import type { ModelSettings } from '../config/model-config';
 import { AppError } from '../errors/app-error';
+import { createModelClient } from './client';
 
 export interface BatchLimits {
   /** At most this many inputs per request (OpenAI: 2,048). */
@@ -51,6 +52,22 @@ export async function embedTexts(
     batch.forEach((text, i) => byText.set(text, pad(vectors[i]!, options.columnDimensions)));
   }
   return { vectors: texts.map((text) => byText.get(text)!), requests: batches.length };
+}
+
+/**
+ * One text's vector (a question, a corrected chunk), padded to the column: one request, whatever
+ * its length (a single input is never split).
+ */
+export async function embedOne(
+  model: ModelSettings,
+  text: string,
+  options: { columnDimensions: number; signal?: AbortSignal },
+): Promise<number[]> {
+  const { vectors } = await embedTexts(createModelClient(model), model, [text], {
+    limits: { inputs: 1, tokens: Number.MAX_SAFE_INTEGER },
+    ...options,
+  });
+  return vectors[0]!;
 }
 
 async function requestEmbeddings(

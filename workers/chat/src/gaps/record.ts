@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import type { ChatSource } from '#shared/contracts/chat';
-import { createModelClient } from '#shared/model/client';
-import { embeddingModelId, embedTexts } from '#shared/model/embed';
+import { embedOne, embeddingModelId } from '#shared/model/embed';
 import { chatDb, type ChatCall } from '../call';
 import { chatConfig } from '../config';
 import { EMBEDDING_COLUMN_DIMENSIONS, type GapKindName } from '../db/schema';
@@ -77,15 +76,9 @@ export async function recordGap(
     const { rows } = await run(store.readableOf(db, wanted));
     const collectionIds = rows.map((row) => row.id);
     if (collectionIds.length === 0) return;
-    const { vectors } = await embedTexts(
-      createModelClient(config.model),
-      config.model,
-      [entry.question],
-      {
-        limits: { inputs: 1, tokens: Number.MAX_SAFE_INTEGER },
-        columnDimensions: EMBEDDING_COLUMN_DIMENSIONS,
-      },
-    );
+    const embedding = await embedOne(config.model, entry.question, {
+      columnDimensions: EMBEDDING_COLUMN_DIMENSIONS,
+    });
     await run(
       store.insertGap(db, {
         collectionIds,
@@ -94,7 +87,7 @@ export async function recordGap(
         messageId: entry.messageId,
         bestSimilarity: entry.bestSimilarity,
         closest: entry.closest.map(({ citation: _citation, ...passage }) => passage),
-        embedding: vectors[0]!,
+        embedding,
         embeddingModel: embeddingModelId(config.model),
       }),
     );

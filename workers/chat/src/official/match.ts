@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import type { OfficialCitation } from '#shared/contracts/answer-upkeep';
-import { createModelClient } from '#shared/model/client';
-import { embedTexts, embeddingModelId } from '#shared/model/embed';
+import { embedOne, embeddingModelId } from '#shared/model/embed';
 import type { ModelSettings } from '#shared/config/model-config';
 import { chatDb, type ChatCall } from '../call';
 import type { chatConfig } from '../config';
@@ -34,12 +33,7 @@ export async function embedQuestion(
   question: string,
   signal?: AbortSignal,
 ): Promise<number[]> {
-  const { vectors } = await embedTexts(createModelClient(model), model, [question], {
-    limits: { inputs: 1, tokens: Number.MAX_SAFE_INTEGER },
-    columnDimensions: EMBEDDING_COLUMN_DIMENSIONS,
-    signal,
-  });
-  return vectors[0]!;
+  return embedOne(model, question, { columnDimensions: EMBEDDING_COLUMN_DIMENSIONS, signal });
 }
 
 /**

@@ -2,8 +2,7 @@ import { principalOf } from '#shared/auth/principal';
 import type { Principal } from '#shared/auth/roles';
 import type { knowledgeService } from '#shared/contracts/knowledge';
 import { notFound } from '#shared/errors/app-error';
-import { createModelClient } from '#shared/model/client';
-import { embedTexts, embeddingModelId } from '#shared/model/embed';
+import { embedOne, embeddingModelId } from '#shared/model/embed';
 import { accessDenied, type ServiceImpl } from '#shared/service';
 import { knowledgeDb, type KnowledgeCall } from '../call';
 import { knowledgeConfig } from '../config';
@@ -83,21 +82,15 @@ export const PutChunk: Impl['PutChunk'] = async ({ body }, ctx) => {
   let changed: { id: number }[];
   if ('text' in body) {
     const config = knowledgeConfig(ctx.env);
-    const { vectors } = await embedTexts(
-      createModelClient(config.model),
-      config.model,
-      [normaliseForIndex(body.text)],
-      {
-        limits: { inputs: 1, tokens: Number.MAX_SAFE_INTEGER },
-        columnDimensions: EMBEDDING_COLUMN_DIMENSIONS,
-        signal: ctx.signal,
-      },
-    );
+    const embedding = await embedOne(config.model, normaliseForIndex(body.text), {
+      columnDimensions: EMBEDDING_COLUMN_DIMENSIONS,
+      signal: ctx.signal,
+    });
     const user = principalOf(ctx);
     changed = await kdb.run(
       correctChunk(kdb.db, body.id, {
         text: body.text,
-        embedding: vectors[0]!,
+        embedding,
         embeddingModel: embeddingModelId(config.model),
         editor: { id: user.id, username: user.username },
       }),

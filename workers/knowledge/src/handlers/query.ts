@@ -1,8 +1,7 @@
-import { createModelClient } from '#shared/model/client';
 import { knowledgeConfig } from '../config';
 import { knowledgeDb, type KnowledgeCall } from '../call';
 import { EMBEDDING_COLUMN_DIMENSIONS } from '../db/schema';
-import { embedTexts, embeddingModelId } from '#shared/model/embed';
+import { embedOne, embeddingModelId } from '#shared/model/embed';
 import { queryTerms } from '../ingest/search-terms';
 import { searchChunks, SMALL_SCOPE, type SearchMatch, type SearchMode } from '../store/search';
 import {
@@ -110,10 +109,8 @@ async function filteredScope(
 /** The question's embedding, padded to the column's width. */
 export async function embedQuestion(text: string, ctx: KnowledgeCall): Promise<number[]> {
   const config = knowledgeConfig(ctx.env);
-  const { vectors } = await embedTexts(createModelClient(config.model), config.model, [text], {
-    limits: { inputs: 1, tokens: Number.MAX_SAFE_INTEGER },
+  return embedOne(config.model, text, {
     columnDimensions: EMBEDDING_COLUMN_DIMENSIONS,
     signal: ctx.signal,
   });
-  return vectors[0]!;
 }
