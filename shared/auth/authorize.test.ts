@@ -29,6 +29,7 @@ const ALICE: KeyUser = {
   username: 'alice',
   is_super_admin: false,
   session_epoch: 3,
+  key_id: '7a0c1e52-3b4d-4f6a-8c9e-0d1f2a3b4c5d',
 };
 
 /** A login token of ALICE's, as auth issues them (signed with the configured key). */

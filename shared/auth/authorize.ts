@@ -41,6 +41,8 @@ export interface KeyUser {
   is_super_admin: boolean;
   /** The user's session epoch now: the call's later statements check it as a token's. */
   session_epoch: number;
+  /** The key's own id. */
+  key_id: string;
 }
 
 /**
@@ -122,7 +124,14 @@ async function keyPrincipal<Bindings>(
   const claim: SessionClaim = { userId: found.id, epoch: found.session_epoch, role };
   const session = new SessionGate(claim, () => options.checkSession(access, claim, key));
   session.confirm();
-  return { id: found.id, username: found.username, role, session, credential: 'key' };
+  return {
+    id: found.id,
+    username: found.username,
+    role,
+    session,
+    credential: 'key',
+    keyId: found.key_id,
+  };
 }
 
 /** The bearer token of the request that is being served, to pass on over RPC. */

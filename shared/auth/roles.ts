@@ -22,4 +22,6 @@ export interface Principal {
    * declared `@credential(kind)` refuses the other kind (authorize.ts).
    */
   credential?: Credential;
+  /** The API key the caller acts through (credential `key`): usage and the audit trail name it. */
+  keyId?: string;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ROLES } from '../auth/roles';
-import { defineService, enumOf, method } from '../service';
+import { defineService, enumOf, fileDownload, method } from '../service';
 import { ModuleHealth } from './common';
 import { Username } from './username';
 
@@ -38,6 +38,8 @@ export const ApiKey = z.object({
   prefix: z.string(),
   created_at: z.string(),
   last_used_at: z.string().nullable(),
+  /** When the key stops working, ISO 8601; null: until revoked. */
+  expires_at: z.string().nullable(),
 });
 
 const ApiKeyName = z
@@ -47,6 +49,47 @@ const ApiKeyName = z
   .refine((name) => name.trim().length > 0, 'must not be empty');
 
 const Jwk = z.looseObject({ kty: z.string(), kid: z.string() });
+
+/** How the login page offers to sign in (GetSignInOptions). */
+export const SignInOptions = z.object({
+  /** Username and password are accepted (AUTH_LOCAL_PASSWORDS is not off). */
+  password: z.boolean(),
+  /** Sign-up is open (ALLOW_SIGNUP). */
+  signup: z.boolean(),
+  /** Single sign-on, when an OpenID Connect provider is configured: its name and where to start. */
+  sso: z.object({ label: z.string(), start_url: z.string() }).nullable(),
+});
+
+/** One audit record (shared/audit): who did what, on which object, from where, how it ended. */
+export const AuditRecord = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  actor_id: z.string().nullable(),
+  actor_name: z.string().nullable(),
+  key_id: z.string().nullable(),
+  address: z.string().nullable(),
+  action: z.string(),
+  object_type: z.string().nullable(),
+  object_id: z.string().nullable(),
+  object_label: z.string().nullable(),
+  outcome: z.enum(['ok', 'denied', 'failed']),
+  detail: z.record(z.string(), z.unknown()),
+});
+
+/** The audit trail's filters (GetAudit, GetAuditExport). */
+const AuditFilters = {
+  /** A user's id or (part of) their name. */
+  actor: z.string().max(200).optional(),
+  /** An action (`knowledge.upload`) or its module's prefix (`knowledge.`). */
+  action: z.string().max(100).optional(),
+  /** An object's id, or (part of) its name. */
+  object: z.string().max(200).optional(),
+  outcome: z.enum(['ok', 'denied', 'failed']).optional(),
+  /** ISO 8601 date or time, inclusive. */
+  from: z.string().max(40).optional(),
+  /** ISO 8601 date or time, exclusive (a date: the whole day included). */
+  to: z.string().max(40).optional(),
+};
 
 /** The auth module: users, login tokens, roles (spec sections 1, 4.1, 5). */
 export const authService = defineService({
@@ -88,6 +131,43 @@ throttle (429 with Retry-After). @credential(login)`,
       params: {
         body: z.object({ old_password: z.string().min(1).max(128), new_password: Password }),
       },
+      output: Login,
+    }),
+    PostLogoutOthers: method({
+      doc: `Signs the current user out of every other session (other browsers, other devices):
+their tokens stop working at once. The answer is a new token for this session. @credential(login)`,
+      output: Login,
+    }),
+    PostLogout: method({
+      doc: 'Records that the current user signed out (the audit trail); the browser forgets its token. @credential(login)',
+    }),
+    GetSignInOptions: method({
+      doc: 'How the login page offers to sign in: password, sign-up, single sign-on. @role(guest)',
+      output: SignInOptions,
+    }),
+    GetSsoStart: method({
+      doc: `Starts single sign-on: redirects (302) to the OpenID Connect provider with a one-time
+state, nonce and PKCE challenge. 404 when no provider is configured. @path(/sso/start) @role(guest)`,
+      params: { return_to: z.string().max(200).optional() },
+      output: fileDownload({ contentTypes: ['text/plain'] }),
+    }),
+    GetSsoCallback: method({
+      doc: `Where the provider sends the browser back: the code is exchanged, the ID token checked
+(issuer, audience, signature, expiry, nonce), the user matched or created, and the browser
+redirected (302) to the web app, which collects its token with PostSsoSession. A state used once,
+unknown or expired is refused. @path(/sso/callback) @role(guest)`,
+      params: {
+        code: z.string().max(2000).optional(),
+        state: z.string().max(200).optional(),
+        error: z.string().max(200).optional(),
+        error_description: z.string().max(1000).optional(),
+        iss: z.string().max(500).optional(),
+      },
+      output: fileDownload({ contentTypes: ['text/plain'] }),
+    }),
+    PostSsoSession: method({
+      doc: `Hands the web app the token of a single sign-on that has just succeeded (kept for a
+minute in an HttpOnly cookie by the callback, never in a URL); the cookie is cleared. @path(/sso/session) @role(guest)`,
       output: Login,
     }),
     PostLogoutAll: method({
@@ -147,7 +227,16 @@ sent as \`Authorization: Bearer kbc_…\`, until it is revoked, or the user is d
 revokes it for good) or deleted. The answer is the only time the key is shown; only its hash
 is kept. A key cannot create keys (nor manage users, passwords or sessions): one that leaked
 could otherwise outlive its revocation through what it made. @credential(login)`,
-      params: { body: z.object({ name: ApiKeyName }) },
+      params: {
+        body: z.object({
+          name: ApiKeyName,
+          /** When the key stops working (ISO 8601, in the future); omitted: until revoked. */
+          expires_at: z.iso
+            .datetime({ offset: true })
+            .refine((at) => Date.parse(at) > Date.now(), 'must be in the future')
+            .optional(),
+        }),
+      },
       output: ApiKey.extend({ key: z.string() }),
     }),
     GetApiKeys: method({
@@ -170,6 +259,27 @@ could otherwise outlive its revocation through what it made. @credential(login)`
         page: z.number().int(),
         size: z.number().int(),
       }),
+    }),
+    GetAudit: method({
+      doc: `The audit trail, newest first, a page at a time, filtered by actor, action, object,
+outcome and time. @role(SUPER_ADMIN)`,
+      params: {
+        ...AuditFilters,
+        page: z.number().int().min(1).default(1),
+        size: z.number().int().min(1).max(200).default(50),
+      },
+      output: z.object({
+        items: z.array(AuditRecord),
+        total: z.number().int(),
+        page: z.number().int(),
+        size: z.number().int(),
+      }),
+    }),
+    GetAuditExport: method({
+      doc: `The audit trail as CSV (UTF-8 with a byte-order mark), with the same filters; the export
+is itself recorded. @path(/audit/export) @role(SUPER_ADMIN)`,
+      params: AuditFilters,
+      output: fileDownload({ contentTypes: ['text/csv'] }),
     }),
     GetJwks: method({
       doc: 'The public keys that verify tokens (a JWKS). @path(/.well-known/jwks.json) @role(guest)',

@@ -5,6 +5,7 @@ import { ChatRefusal, ChatSource, SentenceSupport, Usage } from './chat-sources'
 import { CollectionIds, DatabaseHealth, FileIds, KnowledgeHealth } from './common';
 import { DocumentFilters } from './document-metadata';
 import { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, ModelList } from './openai';
+import { UsageLimits, UsageOverview, UsagePeriod, UsageReport } from './usage';
 
 export { ChatRefusal, ChatSource, SentenceSupport };
 
@@ -373,6 +374,29 @@ row per group. @path(/gaps/export)`,
           resolved: z.boolean(),
         }),
       },
+    }),
+    GetUsage: method({
+      doc: `The current user's usage: questions and tokens (embedding and generation) per day, per
+API key and per collection, over a period (default: the last 30 days), and today's against the
+daily limits.`,
+      params: UsagePeriod,
+      output: UsageReport,
+    }),
+    GetUsageAll: method({
+      doc: 'Everyone’s usage over a period, per day, user and collection. @path(/usage_all) @role(SUPER_ADMIN)',
+      params: UsagePeriod,
+      output: UsageOverview,
+    }),
+    GetLimits: method({
+      doc: 'The limits and audit settings in force. @role(SUPER_ADMIN)',
+      output: UsageLimits,
+    }),
+    PutLimits: method({
+      doc: `Sets the limits and audit settings: per user per day (tokens, questions), per
+collection (bytes, files), whether questions are audited, how long audit records are kept.
+@role(SUPER_ADMIN) @credential(login)`,
+      params: { body: UsageLimits },
+      output: UsageLimits,
     }),
   },
 });

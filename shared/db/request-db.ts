@@ -181,6 +181,7 @@ export async function checkSession(settings: DatabaseSettings, claim: SessionCla
 /** The user of an API key as kbchat_key_session finds them, with their session epoch. */
 export interface KeySessionUser extends SessionUser {
   session_epoch: number;
+  key_id: string;
 }
 
 /**

@@ -6,7 +6,10 @@ import type { ServiceImpl } from '#shared/service';
 import { authConfig } from './config';
 import * as apiKeys from './handlers/api-keys';
 import { changePassword, logoutAll, me, signup } from './handlers/account';
+import * as audit from './handlers/audit';
 import { login } from './handlers/login';
+import * as sessions from './handlers/sessions';
+import * as sso from './handlers/sso';
 import * as admin from './handlers/users-admin';
 import { publicJwks } from './identity/tokens';
 import { AUTH_MODULE } from './module';
@@ -22,6 +25,14 @@ export const authImpl: ServiceImpl<typeof authService, AuthEnv, Principal> = {
   PostSignup: signup,
   PutPassword: changePassword,
   PostLogoutAll: logoutAll,
+  PostLogoutOthers: sessions.logoutOthers,
+  PostLogout: sessions.logout,
+  GetSignInOptions: sso.signInOptions,
+  GetSsoStart: sso.ssoStart,
+  GetSsoCallback: sso.ssoCallback,
+  PostSsoSession: sso.ssoSession,
+  GetAudit: audit.listAudit,
+  GetAuditExport: audit.exportAudit,
   ListUsers: admin.list,
   CreateUser: admin.create,
   PutUserRole: admin.setRole,

@@ -6,6 +6,7 @@ import * as conversations from './handlers/conversations';
 import * as gaps from './handlers/gaps';
 import * as officialAnswers from './handlers/official-answers';
 import * as review from './handlers/review';
+import * as usage from './handlers/usage';
 import { health } from './handlers/health';
 import { createChatCompletion, listModels } from './handlers/openai';
 import { exportConversation } from './record/export';
@@ -26,4 +27,5 @@ export const chatImpl: ServiceImpl<typeof chatService, ChatEnv, Principal> = {
   ...review,
   ...officialAnswers,
   ...gaps,
+  ...usage,
 };

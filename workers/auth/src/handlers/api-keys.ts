@@ -10,13 +10,17 @@ import { apiKeyView } from './views';
  * Only a login creates keys (`@credential(login)` in the contract): a key that could mint keys
  * would outlive its own revocation through them.
  */
-export async function create({ body }: { body: { name: string } }, ctx: AuthCall) {
+export async function create(
+  { body }: { body: { name: string; expires_at?: string } },
+  ctx: AuthCall,
+) {
   const key = newApiKey();
   const row = await createApiKey(authDb(ctx), {
     userId: principalOf(ctx).id,
     name: body.name,
     prefix: apiKeyPrefix(key),
     hash: await apiKeyHash(key),
+    expiresAt: body.expires_at === undefined ? null : new Date(body.expires_at),
   });
   return { ...apiKeyView(row), key };
 }

@@ -24,4 +24,5 @@ export const apiKeyView = (key: ApiKeyRow) => ({
   prefix: key.prefix,
   created_at: key.createdAt.toISOString(),
   last_used_at: key.lastUsedAt?.toISOString() ?? null,
+  expires_at: key.expiresAt?.toISOString() ?? null,
 });

@@ -13,6 +13,7 @@ export interface ApiKeyRow {
   prefix: string;
   createdAt: Date;
   lastUsedAt: Date | null;
+  expiresAt: Date | null;
 }
 
 const listed = {
@@ -21,6 +22,7 @@ const listed = {
   prefix: apiKeys.prefix,
   createdAt: apiKeys.createdAt,
   lastUsedAt: apiKeys.lastUsedAt,
+  expiresAt: apiKeys.expiresAt,
 };
 
 /**
@@ -30,9 +32,9 @@ const listed = {
  */
 export async function createApiKey(
   adb: AuthDb,
-  values: { userId: string; name: string; prefix: string; hash: string },
+  values: { userId: string; name: string; prefix: string; hash: string; expiresAt: Date | null },
 ): Promise<ApiKeyRow> {
-  const { userId, name, prefix, hash } = values;
+  const { userId, name, prefix, hash, expiresAt } = values;
   const lock = adb.db.execute(
     sql`select pg_advisory_xact_lock(hashtext('kbchat.api_keys'), hashtext(${userId}))`,
   );
@@ -43,11 +45,12 @@ export async function createApiKey(
     prefix: string;
     created_at: string;
     last_used_at: string | null;
+    expires_at: string | null;
   }>(sql`
-    insert into api_keys (user_id, name, prefix, hash)
-    select ${userId}::uuid, ${name}, ${prefix}, ${hash}
+    insert into api_keys (user_id, name, prefix, hash, expires_at)
+    select ${userId}::uuid, ${name}, ${prefix}, ${hash}, ${expiresAt?.toISOString() ?? null}::timestamptz
     where (select count(*) from api_keys where user_id = ${userId}::uuid) < ${MAX_API_KEYS_PER_USER}
-    returning id, name, prefix, created_at, last_used_at`);
+    returning id, name, prefix, created_at, last_used_at, expires_at`);
   const [, { rows }] = await adb.batch([lock, insert]);
   const row = rows[0];
   if (!row) {
@@ -61,6 +64,7 @@ export async function createApiKey(
     prefix: row.prefix,
     createdAt: new Date(row.created_at),
     lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at),
+    expiresAt: row.expires_at === null ? null : new Date(row.expires_at),
   };
 }
 

@@ -1,12 +1,17 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
+  boolean,
   check,
+  date,
+  integer,
   index,
   jsonb,
   pgPolicy,
   pgRole,
   pgTable,
+  primaryKey,
   real,
   text,
   timestamp,
@@ -268,3 +273,74 @@ export const gapQuestions = pgTable(
 
 export type Conversation = typeof conversations.$inferSelect;
 export type Message = typeof messages.$inferSelect;
+
+/** Stands for "none" in usage_daily's key columns (no API key; no collection). */
+export const NO_ID = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * Token usage and questions, summed per day (UTC), user, API key and collection: what the usage
+ * pages show and what the daily limits count. `key_id` / `collection_id` are NO_ID for a call
+ * made with a login token / a question asked of no collection. A user reads their own rows,
+ * a super admin everyone's.
+ */
+export const usageDaily = pgTable(
+  'usage_daily',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    userId: uuid('user_id').notNull(),
+    keyId: uuid('key_id').notNull().default(NO_ID),
+    collectionId: uuid('collection_id').notNull().default(NO_ID),
+    questions: integer('questions').notNull().default(0),
+    embeddingTokens: bigint('embedding_tokens', { mode: 'number' }).notNull().default(0),
+    promptTokens: bigint('prompt_tokens', { mode: 'number' }).notNull().default(0),
+    completionTokens: bigint('completion_tokens', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.day, t.userId, t.keyId, t.collectionId] }),
+    index('usage_daily_user_day_idx').on(t.userId, t.day),
+    index('usage_daily_day_idx').on(t.day),
+    pgPolicy('usage_daily_own', {
+      for: 'all',
+      to: appRole,
+      using: sql`${t.userId} = ${actingUser}`,
+      withCheck: sql`${t.userId} = ${actingUser}`,
+    }),
+    pgPolicy('usage_daily_super_admin_read', {
+      for: 'select',
+      to: appRole,
+      using: actingSuperAdmin,
+    }),
+  ],
+).enableRLS();
+
+/**
+ * The limits, one row (id 1): per user per day (tokens, questions) and per collection (stored
+ * bytes, files); null is no limit. Whether each question is kept in the audit trail, and how
+ * long audit records are kept, are settings here too. Everyone reads them (chat and knowledge
+ * check them); super admins change them.
+ */
+export const usageLimits = pgTable(
+  'usage_limits',
+  {
+    id: integer('id').primaryKey().default(1),
+    userDailyTokens: bigint('user_daily_tokens', { mode: 'number' }),
+    userDailyQuestions: integer('user_daily_questions'),
+    collectionMaxBytes: bigint('collection_max_bytes', { mode: 'number' }),
+    collectionMaxFiles: integer('collection_max_files'),
+    auditQuestions: boolean('audit_questions').notNull().default(true),
+    auditRetentionDays: integer('audit_retention_days').notNull().default(1095),
+    updatedBy: uuid('updated_by'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('usage_limits_one_row', sql`${t.id} = 1`),
+    check('usage_limits_retention_check', sql`${t.auditRetentionDays} >= 30`),
+    pgPolicy('usage_limits_read', { for: 'select', to: appRole, using: sql`true` }),
+    pgPolicy('usage_limits_write', {
+      for: 'update',
+      to: appRole,
+      using: actingSuperAdmin,
+      withCheck: actingSuperAdmin,
+    }),
+  ],
+).enableRLS();

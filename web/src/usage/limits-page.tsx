@@ -1,0 +1,4 @@
+// PLACEHOLDER: its helper replaces this file.
+export function LimitsPage() {
+  return null;
+}
