@@ -10,7 +10,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 // Small embedding batches in tests, so that a few-page PDF already takes several model
 // requests (batching, and failures half-way through a file, get exercised).
-// Auth trusts CF-Connecting-IP as it does on Cloudflare, where the edge sets it: the tests send
+// The workers trust CF-Connecting-IP as they do on Cloudflare, where the edge sets it: the tests send
 // one address per test, as clients behind different addresses would come (so tests that fail
 // logins on purpose never throttle each other).
 // Ingestion steps are retried after 50 ms (not 2 s, doubling), so a test of a failing model
@@ -23,8 +23,10 @@ const TEST_OVERRIDES: Partial<Record<ModuleWorker, Record<string, string>>> = {
     INGEST_CHUNKS_PER_STEP: '40',
     INGEST_RETRY_DELAY_MS: '50',
     INGEST_STALE_SECONDS: '5',
+    TRUST_CF_CONNECTING_IP: 'true',
   },
   auth: { TRUST_CF_CONNECTING_IP: 'true' },
+  chat: { TRUST_CF_CONNECTING_IP: 'true' },
 };
 
 /**

@@ -9,6 +9,7 @@ interface __BaseEnv_ChatEnv {
 	CHAT_MODEL: string;
 	CHAT_MODEL_OFFLINE: string;
 	LOG_LEVEL: string;
+	TRUST_CF_CONNECTING_IP: string;
 	CHAT_MIN_SIMILARITY: string;
 	CHAT_ECHO_PROMPT: string;
 	CHAT_MAX_PROMPT_CHARS: string;

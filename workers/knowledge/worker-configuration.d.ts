@@ -8,6 +8,7 @@ interface __BaseEnv_KnowledgeEnv {
 	EMBEDDING_MODEL: string;
 	EMBEDDING_DIMENSIONS: string;
 	LOG_LEVEL: string;
+	TRUST_CF_CONNECTING_IP: string;
 	MAX_UPLOAD_BYTES: string;
 	MAX_PDF_PAGES: string;
 	CHUNK_SIZE: string;

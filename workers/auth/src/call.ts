@@ -1,3 +1,6 @@
+import { clientAddressOf } from '#shared/audit/client-address';
+import { actorOf, type AuditActor } from '#shared/audit/record';
+import { principalOf } from '#shared/auth/principal';
 import type { Principal } from '#shared/auth/roles';
 import { requestDb } from '#shared/db/request-db';
 import type { CallContext } from '#shared/service';
@@ -12,13 +15,10 @@ export function authDb(ctx: AuthCall): AuthDb {
   return requestDb(authConfig(ctx.env).database, schema, ctx.principal?.session);
 }
 
-/**
- * The client's address for the login throttle: CF-Connecting-IP where Cloudflare's edge sets
- * it; otherwise every client counts as one address (`unknown`), since a header a client
- * could send itself cannot be trusted.
- */
-export function clientAddress(ctx: AuthCall): string {
-  const trusted = authConfig(ctx.env).clientAddress.trustCfConnectingIp;
-  const header = trusted ? ctx.http?.req.header('CF-Connecting-IP')?.trim() : undefined;
-  return header && header.length <= 64 ? header.toLowerCase() : 'unknown';
-}
+/** The client's address (shared/audit/client-address.ts): the login throttle and the audit trail. */
+export const clientAddress = (ctx: AuthCall): string =>
+  clientAddressOf(ctx.http, authConfig(ctx.env).clientAddress);
+
+/** Who acts in this call, for the audit trail: the logged-in user, their key, their address. */
+export const auditActor = (ctx: AuthCall): AuditActor =>
+  actorOf(principalOf(ctx), clientAddress(ctx));

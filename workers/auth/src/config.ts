@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clientAddressConfig } from '#shared/audit/client-address';
 import { databaseConfig } from '#shared/config/database-config';
 import { boolean, defineConfig, optionalString, positiveInt } from '#shared/config/load-config';
 import { tokenVerificationConfig } from '#shared/config/token-config';
@@ -40,14 +41,7 @@ export const authConfig = defineConfig({
       addressLimit: env.LOGIN_MAX_FAILURES_PER_ADDRESS,
       backoffAfter: env.LOGIN_BACKOFF_AFTER,
     })),
-  /**
-   * Whether CF-Connecting-IP is the client's address: on Cloudflare the edge sets it (a
-   * client's own value is replaced); under `wrangler dev` any client can send it, so the local
-   * stack sets this to false and every client counts as one address.
-   */
-  clientAddress: z
-    .object({ TRUST_CF_CONNECTING_IP: boolean(true) })
-    .transform((env) => ({ trustCfConnectingIp: env.TRUST_CF_CONNECTING_IP })),
+  clientAddress: clientAddressConfig,
 });
 
 export type AuthConfig = ReturnType<typeof authConfig>;

@@ -1,3 +1,6 @@
+import { clientAddressOf } from '#shared/audit/client-address';
+import { actorOf, type AuditActor } from '#shared/audit/record';
+import { principalOf } from '#shared/auth/principal';
 import type { Principal } from '#shared/auth/roles';
 import { requestDb, type RequestDb } from '#shared/db/request-db';
 import type { CallContext } from '#shared/service';
@@ -13,3 +16,7 @@ export function chatDb(ctx: ChatCall): ChatDb {
     ctx.waitUntil(p),
   );
 }
+
+/** Who acts in this call, for the audit trail: the user, their key, their client address. */
+export const auditActor = (ctx: ChatCall): AuditActor =>
+  actorOf(principalOf(ctx), clientAddressOf(ctx.http, chatConfig(ctx.env).clientAddress));

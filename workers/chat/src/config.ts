@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clientAddressConfig } from '#shared/audit/client-address';
 import { databaseConfig } from '#shared/config/database-config';
 import { boolean, defineConfig, number, positiveInt } from '#shared/config/load-config';
 import { modelConfig } from '#shared/config/model-config';
@@ -61,6 +62,7 @@ export const chatConfig = defineConfig({
   offlineModel: offlineModelConfig,
   verification: tokenVerificationConfig,
   answer: answerConfig,
+  clientAddress: clientAddressConfig,
 });
 
 export type AnswerSettings = ReturnType<typeof chatConfig>['answer'];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clientAddressConfig } from '#shared/audit/client-address';
 import { databaseConfig } from '#shared/config/database-config';
 import { defineConfig, optionalString, optionalUrl, positiveInt } from '#shared/config/load-config';
 import { modelConfig } from '#shared/config/model-config';
@@ -104,6 +105,7 @@ export const knowledgeConfig = defineConfig({
   ingest: ingestConfig,
   ocr: ocrConfig,
   reindex: reindexConfig,
+  clientAddress: clientAddressConfig,
 });
 
 export type OcrSettings = ReturnType<typeof knowledgeConfig>['ocr'];
