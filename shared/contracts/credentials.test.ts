@@ -26,8 +26,12 @@ describe('@credential in the contracts', () => {
         'DeleteUser',
         'PutPassword',
         'PostLogoutAll',
+        'PostLogoutOthers',
+        'PostLogout',
         'PostApiKey',
         'DeleteApiKey',
+        // The limits are settings of the whole service: a key does not change them.
+        'PutLimits',
       ].sort(),
     );
   });
