@@ -1,0 +1,37 @@
+-- kbchat_quota: its current definition, last set by migrations/0027_quotas.sql.
+-- To change it, write a migration that replaces it and change this file to match
+-- (dev/sql-functions.test.ts checks that they agree).
+--
+-- Refuses a question (SQLSTATE KBQ01) when the acting user has reached a daily
+-- limit of usage_limits (questions or tokens, UTC day). It is a statement of the chat's first
+-- batch, after kbchat_session, so the check costs no round trip of its own. MESSAGE names the
+-- limit reached; DETAIL is "<used> <limit>". With no daily limit set it reads one row and returns.
+-- SECURITY INVOKER: usage_daily's policies let the user read their own rows.
+CREATE FUNCTION kbchat_quota() RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = public, pg_temp
+AS $$
+DECLARE
+  lim usage_limits%ROWTYPE;
+  used_questions bigint;
+  used_tokens bigint;
+BEGIN
+  SELECT * INTO lim FROM usage_limits WHERE id = 1;
+  IF lim.user_daily_questions IS NULL AND lim.user_daily_tokens IS NULL THEN
+    RETURN;
+  END IF;
+  SELECT coalesce(sum(d.questions), 0),
+         coalesce(sum(d.embedding_tokens + d.prompt_tokens + d.completion_tokens), 0)
+    INTO used_questions, used_tokens
+    FROM usage_daily d
+   WHERE d.user_id = kbchat_user() AND d.day = (now() AT TIME ZONE 'UTC')::date;
+  IF used_questions >= lim.user_daily_questions THEN
+    RAISE EXCEPTION 'user_daily_questions'
+      USING ERRCODE = 'KBQ01', DETAIL = used_questions || ' ' || lim.user_daily_questions;
+  END IF;
+  IF used_tokens >= lim.user_daily_tokens THEN
+    RAISE EXCEPTION 'user_daily_tokens'
+      USING ERRCODE = 'KBQ01', DETAIL = used_tokens || ' ' || lim.user_daily_tokens;
+  END IF;
+END
+$$;
