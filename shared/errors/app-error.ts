@@ -14,6 +14,8 @@ export interface AppErrorOptions {
   cause?: unknown;
   errors?: FieldIssue[];
   headers?: Record<string, string>;
+  /** Members the problem document carries besides its own (e.g. `resets_at` of a 429). */
+  members?: Record<string, string | number>;
 }
 
 /**
@@ -26,6 +28,7 @@ export class AppError extends Error {
   readonly code: string;
   readonly errors: FieldIssue[] | undefined;
   readonly headers: Record<string, string> | undefined;
+  readonly members: Record<string, string | number> | undefined;
 
   constructor(code: ErrorCode, options: AppErrorOptions = {}) {
     super(options.detail ?? errorDetail(code), { cause: options.cause });
@@ -34,6 +37,7 @@ export class AppError extends Error {
     this.code = code;
     this.errors = options.errors;
     this.headers = options.headers;
+    this.members = options.members;
   }
 
   /**

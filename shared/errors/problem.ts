@@ -53,6 +53,8 @@ export function problemResponse(
 ): Response {
   const { status, code, message: detail, errors } = error;
   const body: Problem = {
+    // Members of the error's own (resets_at…) first: the problem's fields cannot be overridden.
+    ...error.members,
     type: 'about:blank',
     title: TITLES[status] ?? 'Error',
     status,

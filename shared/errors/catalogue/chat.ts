@@ -22,6 +22,12 @@ export const chatErrors = errorGroup({
     en: 'No such model.',
     zh: '没有这个模型。',
   },
+  /** A daily limit of usage_limits reached (kbchat_quota): the problem says when it resets. */
+  quota_exceeded: {
+    status: 429,
+    en: 'You have reached your daily limit of questions or tokens. It resets at midnight UTC.',
+    zh: '你今天的提问次数或令牌用量已达上限，将于 UTC 零点（北京时间上午 8 点）重置。',
+  },
 });
 
 /**

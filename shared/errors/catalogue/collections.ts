@@ -2,6 +2,12 @@ import { errorGroup } from './entry.ts';
 
 /** Collections, their members and the files in them. */
 export const collectionErrors = errorGroup({
+  /** An upload that would pass the collection's file or byte limit (usage_limits). */
+  collection_limit_reached: {
+    status: 413,
+    en: 'The collection is full: it holds as many files or bytes as allowed. Delete files from it, or ask an administrator to raise the limit.',
+    zh: '该资料集已满：文件数或存储容量已达上限。请删除其中的文件，或请管理员提高上限。',
+  },
   last_owner: {
     status: 409,
     en: 'A collection keeps at least one owner: make another member owner first.',
