@@ -1,3 +1,4 @@
+import { account } from './catalogue/account';
 import { app } from './catalogue/app';
 import { chat } from './catalogue/chat';
 import { chunks } from './catalogue/chunks';
@@ -27,6 +28,7 @@ import { currentLocale } from './locale';
  * by side, see ./define.ts) and one line here.
  */
 const catalogue = {
+  account,
   app,
   chat,
   chunks,

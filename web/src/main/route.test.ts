@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { chunksLink, collectionLink, documentLink, routeKey, routeOf } from './route';
+import {
+  ADMIN_PAGES,
+  chunksLink,
+  collectionLink,
+  documentLink,
+  pageLink,
+  routeKey,
+  routeOf,
+  USER_PAGES,
+} from './route';
 
 const FILE = '0b9f4c1e-7d2a-4e5b-9c3d-2a1b0c9d8e7f';
 
@@ -64,5 +73,29 @@ describe('chunksLink', () => {
     expect(routeOf('#/chunks/not-a-file')).toEqual({ page: 'chat' });
     expect(routeKey(routeOf(chunksLink(FILE, 2)))).toBe(routeKey(routeOf(chunksLink(FILE))));
     expect(routeKey(routeOf(chunksLink(FILE)))).not.toBe(routeKey(routeOf(documentLink(FILE))));
+  });
+});
+
+describe('the account and admin pages', () => {
+  it('reads the user’s own pages and the super admins’ pages from their links', () => {
+    expect(routeOf('#/account')).toEqual({ page: 'account' });
+    expect(routeOf('#/keys')).toEqual({ page: 'keys' });
+    expect(routeOf('#/usage')).toEqual({ page: 'usage' });
+    expect(routeOf('#/admin/usage')).toEqual({ page: 'admin-usage' });
+    expect(routeOf('#/admin/audit')).toEqual({ page: 'audit' });
+    expect(routeOf('#/admin/limits')).toEqual({ page: 'limits' });
+  });
+
+  it('makes each page’s link, which reads back as that page, each a screen of its own', () => {
+    const pages = [...USER_PAGES, ...(Object.keys(ADMIN_PAGES) as (keyof typeof ADMIN_PAGES)[])];
+    for (const page of pages) expect(routeOf(pageLink(page))).toEqual({ page });
+    expect(new Set(pages.map((page) => routeKey(routeOf(pageLink(page))))).size).toBe(6);
+    expect(pageLink('audit')).toBe('#/admin/audit');
+    expect(pageLink('keys')).toBe('#/keys');
+  });
+
+  it('takes near misses for the chat', () => {
+    for (const hash of ['#/admin', '#/admin/', '#/admin/users', '#/account/', '#/Keys', '#/audit'])
+      expect(routeOf(hash), hash).toEqual({ page: 'chat' });
   });
 });

@@ -3,6 +3,8 @@ export type Route =
   | { page: 'chat' }
   | { page: 'users' }
   | { page: 'unhelpful' }
+  | { page: UserPage }
+  | { page: AdminPage }
   | { page: 'collection'; id: string; section: CollectionSection }
   /** A file's chunks, as the machine searches them: `#/chunks/<file_id>?page=<n>`. */
   | { page: 'chunks'; id: string; at?: number }
@@ -31,11 +33,36 @@ export interface DocumentRoute {
   chunk?: number;
 }
 
+/** The user's own pages, in the user menu: `#/account`, `#/keys`, `#/usage`. */
+export const USER_PAGES = ['account', 'keys', 'usage'] as const;
+export type UserPage = (typeof USER_PAGES)[number];
+
+/**
+ * The super admins' pages of the whole service, by their links (`#/admin/usage`…). Anyone may
+ * open the link: the service refuses everyone else, and the page says so.
+ */
+export const ADMIN_PAGES = {
+  'admin-usage': '#/admin/usage',
+  audit: '#/admin/audit',
+  limits: '#/admin/limits',
+} as const;
+export type AdminPage = keyof typeof ADMIN_PAGES;
+
+/** The link of a page that has no parameters. */
+export const pageLink = (page: UserPage | AdminPage | 'users' | 'unhelpful') =>
+  page in ADMIN_PAGES ? ADMIN_PAGES[page as AdminPage] : `#/${page}`;
+
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 export function routeOf(hash: string): Route {
   if (hash === '#/users') return { page: 'users' };
   if (hash === '#/unhelpful') return { page: 'unhelpful' };
+  const user = USER_PAGES.find((page) => hash === `#/${page}`);
+  if (user) return { page: user };
+  const admin = (Object.keys(ADMIN_PAGES) as AdminPage[]).find(
+    (page) => hash === ADMIN_PAGES[page],
+  );
+  if (admin) return { page: admin };
   const collection = new RegExp(
     `^#/collection/(${UUID})(?:/(${COLLECTION_SECTIONS.join('|')}))?$`,
     'i',
