@@ -16,8 +16,14 @@ export interface AuditEvent {
   action: AuditAction;
   outcome?: AuditOutcome;
   actor: AuditActor;
-  object?: { type: string; id?: string | null; label?: string | null };
+  /** The object acted on; its label may be read in the statement (a name before a delete). */
+  object?: { type: string; id?: string | null; label?: string | SQL | null };
   detail?: Record<string, unknown>;
+  /**
+   * Only record when this holds in the batch, where the record stands: e.g. the object exists
+   * (before a delete, after an insert), so that a change that found nothing records nothing.
+   */
+  when?: SQL;
 }
 
 /** The actor of a call made by a logged-in user (or their API key). */
@@ -34,10 +40,11 @@ export const actorOf = (principal: Principal, address?: string | null): AuditAct
  */
 export function auditSql(event: AuditEvent): SQL {
   const { actor, object } = event;
+  const label = object?.label ?? null;
   return sql`select kbchat_audit(
     ${event.action}, ${event.outcome ?? 'ok'},
     ${actor.id ?? null}::uuid, ${actor.name ?? null}, ${actor.keyId ?? null}::uuid, ${actor.address ?? null},
-    ${object?.type ?? null}, ${object?.id ?? null}, ${object?.label ?? null},
+    ${object?.type ?? null}, ${object?.id ?? null}, ${typeof label === 'string' || label === null ? sql`${label}::text` : sql`(${label})::text`},
     ${JSON.stringify(event.detail ?? {})}::jsonb
-  )`;
+  )${event.when ? sql` where ${event.when}` : sql``}`;
 }

@@ -1,5 +1,8 @@
 import { authService } from '#shared/contracts/auth';
+import { createLogger } from '#shared/log/logger';
 import { defineWorker } from '#shared/module/define-worker';
+import { moduleName } from '#shared/module/module-app';
+import { pruneAuditTrail } from './audit/prune';
 import { authConfig } from './config';
 import { AUTH_MODULE } from './module';
 import { authImpl } from './service';
@@ -18,4 +21,10 @@ const worker = defineWorker<AuthEnv, typeof authService>({
 /** What the other workers call over their AUTH service binding (GetMe settles a session). */
 export const AuthRpc = worker.rpcEntrypoint();
 
-export default worker.app;
+export default {
+  fetch: worker.app.fetch,
+  /** The cron trigger (wrangler.toml [triggers]): the audit trail's retention, once a day. */
+  async scheduled(_controller: ScheduledController, env: AuthEnv) {
+    await pruneAuditTrail(env, createLogger({ module: moduleName(env, AUTH_MODULE) }));
+  },
+} satisfies ExportedHandler<AuthEnv>;
