@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ROLES } from '../auth/roles';
-import { defineService, enumOf, fileDownload, method } from '../service';
+import { defineService, enumOf, fileDownload, method, redirect } from '../service';
 import { ModuleHealth } from './common';
 import { Username } from './username';
 
@@ -149,7 +149,7 @@ their tokens stop working at once. The answer is a new token for this session. @
       doc: `Starts single sign-on: redirects (302) to the OpenID Connect provider with a one-time
 state, nonce and PKCE challenge. 404 when no provider is configured. @path(/sso/start) @role(guest)`,
       params: { return_to: z.string().max(200).optional() },
-      output: fileDownload({ contentTypes: ['text/plain'] }),
+      output: redirect(),
     }),
     GetSsoCallback: method({
       doc: `Where the provider sends the browser back: the code is exchanged, the ID token checked
@@ -163,7 +163,7 @@ unknown or expired is refused. @path(/sso/callback) @role(guest)`,
         error_description: z.string().max(1000).optional(),
         iss: z.string().max(500).optional(),
       },
-      output: fileDownload({ contentTypes: ['text/plain'] }),
+      output: redirect(),
     }),
     PostSsoSession: method({
       doc: `Hands the web app the token of a single sign-on that has just succeeded (kept for a

@@ -6,6 +6,7 @@ import type { Annotation } from './annotations';
 import type { Credential } from './credential';
 import type { DownloadedFile, FileDownload, FileDownloadSpec } from './file-download';
 import type { HttpMethod, RoutePattern } from './naming';
+import type { Redirect, RedirectSpec } from './redirect';
 import type { SseEvent } from './sse';
 import type { TagCheck } from './validate-tags';
 
@@ -15,7 +16,7 @@ import type { TagCheck } from './validate-tags';
 export type ParamShape = Record<string, z.ZodType>;
 /** Named SSE events a streaming method may send besides its plain messages. */
 export type EventShape = Record<string, z.ZodType>;
-export type OutputSpec = z.ZodType | FileDownloadSpec;
+export type OutputSpec = z.ZodType | FileDownloadSpec | RedirectSpec;
 
 export interface MethodSpec {
   /** Becomes the OpenAPI description; holds the method's annotations. */
@@ -118,7 +119,8 @@ export type ResponsePlan =
       /** The raw data line that ends a completed stream. */
       readonly end?: string;
     }
-  | { readonly kind: 'file'; readonly contentTypes: readonly string[] };
+  | { readonly kind: 'file'; readonly contentTypes: readonly string[] }
+  | { readonly kind: 'redirect' };
 
 export interface Route {
   /** The method name; keys the annotation stores. */
@@ -195,18 +197,22 @@ export type ResultOf<M> = M extends { readonly stream: z.ZodType }
   ? AsyncIterable<StreamYield<M>> | PlainOf<M>
   : M extends { readonly output: FileDownloadSpec }
     ? FileDownload
-    : M extends { readonly output: infer O extends z.ZodType }
-      ? z.output<O>
-      : void;
+    : M extends { readonly output: RedirectSpec }
+      ? Redirect
+      : M extends { readonly output: infer O extends z.ZodType }
+        ? z.output<O>
+        : void;
 
 /** What a client call resolves to. */
 export type ClientResultOf<M> = M extends { readonly stream: z.ZodType }
   ? AsyncIterable<StreamItem<M>> | PlainOf<M>
   : M extends { readonly output: FileDownloadSpec }
     ? DownloadedFile
-    : M extends { readonly output: infer O extends z.ZodType }
-      ? z.output<O>
-      : void;
+    : M extends { readonly output: RedirectSpec }
+      ? Redirect
+      : M extends { readonly output: infer O extends z.ZodType }
+        ? z.output<O>
+        : void;
 
 /**
  * Methods rpcEntrypoint exposes: neither streaming nor file download, and with
@@ -215,7 +221,7 @@ export type ClientResultOf<M> = M extends { readonly stream: z.ZodType }
 export type RpcMethodNames<S extends Service> = {
   [K in keyof S['methods'] & string]: S['methods'][K] extends { readonly stream: z.ZodType }
     ? never
-    : S['methods'][K] extends { readonly output: FileDownloadSpec }
+    : S['methods'][K] extends { readonly output: FileDownloadSpec | RedirectSpec }
       ? never
       : S['annotatedOnly'] extends true
         ? S['methods'][K] extends { readonly doc: `${string}@grpc${string}` }

@@ -13,6 +13,16 @@ interface __BaseEnv_AuthEnv {
 	LOGIN_MAX_FAILURES_PER_ADDRESS: string;
 	LOGIN_BACKOFF_AFTER: string;
 	TRUST_CF_CONNECTING_IP: string;
+	AUTH_LOCAL_PASSWORDS: string;
+	OIDC_ISSUER: string;
+	OIDC_CLIENT_ID: string;
+	OIDC_LABEL: string;
+	OIDC_SCOPES: string;
+	OIDC_REDIRECT_URI: string;
+	OIDC_MATCH_EMAIL: string;
+	OIDC_CREATE_USERS: string;
+	OIDC_ADMIN_CLAIM: string;
+	OIDC_ADMIN_VALUE: string;
 	AUTH_PRIVATE_KEY: string;
 	AUTH_PUBLIC_KEYS: string;
 	DATABASE_URL: string;

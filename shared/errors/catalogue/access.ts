@@ -54,6 +54,53 @@ export const accessErrors = errorGroup({
     en: 'The last super admin cannot be removed, disabled or made a user.',
     zh: '不能删除、停用或降级最后一位超级管理员。',
   },
+  passwords_off: {
+    status: 403,
+    detail:
+      'Passwords are turned off here (AUTH_LOCAL_PASSWORDS=off): sign in with single sign-on.',
+    en: 'Passwords are turned off here: sign in with single sign-on.',
+    zh: '本服务已关闭密码登录：请使用单点登录。',
+  },
+  sso_off: {
+    status: 404,
+    en: 'Single sign-on is not set up here.',
+    zh: '本服务未设置单点登录。',
+  },
+  sso_expired: {
+    status: 400,
+    en: 'This sign-in has expired or was already used. Start it again.',
+    zh: '此次登录已过期或已使用，请重新开始。',
+  },
+  sso_refused: {
+    status: 401,
+    en: 'The identity provider did not sign you in.',
+    zh: '身份提供方未完成登录。',
+  },
+  sso_invalid: {
+    status: 401,
+    en: 'The identity provider’s answer could not be verified, so you were not signed in.',
+    zh: '无法验证身份提供方的应答，未能登录。',
+  },
+  sso_unavailable: {
+    status: 502,
+    en: 'The identity provider cannot be reached. Try again later.',
+    zh: '无法连接身份提供方，请稍后再试。',
+  },
+  sso_no_account: {
+    status: 403,
+    en: 'There is no account here for you. Ask an administrator to create one.',
+    zh: '此处没有你的账号，请联系管理员创建。',
+  },
+  sso_account_disabled: {
+    status: 403,
+    en: 'Your account here is disabled.',
+    zh: '你在此处的账号已被停用。',
+  },
+  sso_nothing_waiting: {
+    status: 404,
+    en: 'No single sign-on is waiting here. Start it again.',
+    zh: '没有待完成的单点登录，请重新开始。',
+  },
   too_many_api_keys: {
     status: 409,
     en: 'You hold as many API keys as allowed: revoke one first.',

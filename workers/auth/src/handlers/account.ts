@@ -2,7 +2,8 @@ import { AppError } from '#shared/errors/app-error';
 import { accessDenied } from '#shared/service';
 import { roleOf } from '#shared/auth/roles';
 import { authConfig } from '../config';
-import { authDb, clientAddress, type AuthCall } from '../call';
+import { auditSql } from '#shared/audit/record';
+import { auditActor, authDb, clientAddress, type AuthCall } from '../call';
 import { principalOf } from '#shared/auth/principal';
 import { grantDevice, judgingDevice, presentedDevice } from '../identity/devices';
 import { signingKey } from '../identity/keys';
@@ -30,6 +31,7 @@ export async function signup(
   { body }: { body: { username: string; password: string } },
   ctx: AuthCall,
 ) {
+  if (!authConfig(ctx.env).passwords) throw new AppError('passwords_off');
   if (!authConfig(ctx.env).signup) throw accessDenied('sign-up is off');
   const passwordHash = await hashPassword(body.password);
   return userView(await createUser(authDb(ctx), { username: body.username, passwordHash }));
@@ -47,6 +49,7 @@ export async function changePassword(
 ) {
   const { id, username } = principalOf(ctx);
   const config = authConfig(ctx.env);
+  if (!config.passwords) throw new AppError('passwords_off');
   const address = clientAddress(ctx);
   const adb = authDb(ctx);
   const device = await presentedDevice(ctx, username);
@@ -56,11 +59,25 @@ export async function changePassword(
   ]);
   refuseIfThrottled(attempt);
   if (!user || !(await verifyPassword(body.old_password, user.passwordHash))) {
+    await adb.run(
+      adb.db.execute(
+        auditSql({
+          action: 'auth.password_change',
+          outcome: 'denied',
+          actor: auditActor(ctx),
+          object: { type: 'user', id, label: username },
+          detail: { reason: 'wrong_password' },
+        }),
+      ),
+    );
     throw new AppError('wrong_password');
   }
   const passwordHash = await hashPassword(body.new_password);
   await adb.run(loginSucceeded(adb, username, address, id, judgingDevice(device, user)));
-  const updated = await setPassword(adb, id, passwordHash, user.passwordHash);
+  const updated = await setPassword(adb, id, passwordHash, user.passwordHash, {
+    action: 'auth.password_change',
+    actor: auditActor(ctx),
+  });
   if (!updated) throw new AppError('password_changed');
   const answer = await issueToken(
     updated,
@@ -73,5 +90,8 @@ export async function changePassword(
 
 /** Logs the user out everywhere: every token of theirs, this one included, stops working. */
 export async function logoutAll(_: unknown, ctx: AuthCall) {
-  await endAllSessions(authDb(ctx), principalOf(ctx).id);
+  await endAllSessions(authDb(ctx), principalOf(ctx).id, {
+    action: 'auth.logout_all',
+    actor: auditActor(ctx),
+  });
 }

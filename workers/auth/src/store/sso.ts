@@ -1,0 +1,153 @@
+import { and, eq, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { auditSql, type AuditEvent } from '#shared/audit/record';
+import { oidcLogins, users } from '../db/schema';
+import type { AuthDb } from './users';
+
+/** How long a sign-in may take between the redirect to the provider and its return. */
+export const ATTEMPT_LIFETIME_SECONDS = 600;
+
+const stale = () =>
+  lt(oidcLogins.createdAt, sql`now() - make_interval(secs => ${ATTEMPT_LIFETIME_SECONDS})`);
+
+/** Keeps a new attempt, and drops those that can no longer complete (abandoned sign-ins). */
+export const savingAttempt = (
+  adb: AuthDb,
+  attempt: { state: string; nonce: string; codeVerifier: string; returnTo: string | null },
+) => [adb.db.delete(oidcLogins).where(stale()), adb.db.insert(oidcLogins).values(attempt)] as const;
+
+/**
+ * Takes the attempt a callback names: deleted as it is read, in one statement, so that a state
+ * completes at most once however many callbacks carry it. Answers whether it was still fresh.
+ */
+export async function takeAttempt(adb: AuthDb, state: string) {
+  const [row] = await adb.run(
+    adb.db
+      .delete(oidcLogins)
+      .where(eq(oidcLogins.state, state))
+      .returning({
+        state: oidcLogins.state,
+        nonce: oidcLogins.nonce,
+        codeVerifier: oidcLogins.codeVerifier,
+        returnTo: oidcLogins.returnTo,
+        fresh: sql<boolean>`${oidcLogins.createdAt} > now() - make_interval(secs => ${ATTEMPT_LIFETIME_SECONDS})`,
+      }),
+  );
+  return row;
+}
+
+/** The user linked to an account at a provider, and the local user a verified email names. */
+export const userBySubject = (adb: AuthDb, issuer: string, subject: string) =>
+  adb.db
+    .select()
+    .from(users)
+    .where(and(eq(users.oidcIssuer, issuer), eq(users.oidcSubject, subject)))
+    .limit(1);
+
+/** Names among `candidates` (and `<first>-<n>`) that are taken, lower-cased. */
+export async function takenNames(adb: AuthDb, candidates: readonly string[]): Promise<Set<string>> {
+  const lowered = candidates.map((name) => name.toLowerCase());
+  const base = (lowered[0] ?? 'user').replace(/[\\%_]/g, (char) => `\\${char}`);
+  const rows = await adb.run(
+    adb.db
+      .select({ name: sql<string>`lower(${users.username})` })
+      .from(users)
+      .where(
+        sql`lower(${users.username}) = any(${sql.param(lowered)}::text[]) or lower(${users.username}) like ${`${base}-%`}`,
+      ),
+  );
+  return new Set(rows.map((row) => row.name));
+}
+
+const audit = (adb: AuthDb, event: AuditEvent) => adb.db.execute(auditSql(event));
+
+/** Records a refused or failed sign-in on its own (nothing else is written). */
+export async function recordRefusal(adb: AuthDb, event: AuditEvent): Promise<void> {
+  await adb.run(audit(adb, event));
+}
+
+/** A role the provider's claim sets: a change moves the session epoch on, as PutUserRole does. */
+function roleChange(superAdmin: boolean | undefined): Record<string, SQL | boolean> {
+  if (superAdmin === undefined) return {};
+  return {
+    isSuperAdmin: superAdmin,
+    sessionEpoch: sql`case when ${users.isSuperAdmin} <> ${superAdmin} then ${users.sessionEpoch} + 1 else ${users.sessionEpoch} end`,
+  };
+}
+
+/**
+ * A demotion could take away the last active super admin: the same [lock, change, check] as
+ * PutUserRole (kbchat_assert_super_admin_remains raises and the batch rolls back).
+ */
+const guardLock = (adb: AuthDb) =>
+  adb.db.execute(sql`select pg_advisory_xact_lock(hashtext('kbchat.super_admins'))`);
+const guardCheck = (adb: AuthDb) => adb.db.execute(sql`select kbchat_assert_super_admin_remains()`);
+
+/**
+ * A known user signs in again (found by issuer and subject), or a local user is linked by
+ * their verified email: the role from the claim, the link, and the audit record in one batch.
+ * The record is written only when the change was (the user still enabled and, for a link,
+ * still unlinked). Answers the user as they are now, or undefined when that changed meanwhile.
+ */
+export async function signInExisting(
+  adb: AuthDb,
+  userId: string,
+  change: { link?: { issuer: string; subject: string }; superAdmin: boolean | undefined },
+  event: AuditEvent,
+) {
+  const { link, superAdmin } = change;
+  const update = adb.db
+    .update(users)
+    .set({
+      ...roleChange(superAdmin),
+      ...(link ? { oidcIssuer: link.issuer, oidcSubject: link.subject } : {}),
+      updatedAt: new Date(),
+    })
+    .where(
+      and(
+        eq(users.id, userId),
+        eq(users.disabled, false),
+        ...(link ? [isNull(users.oidcSubject)] : []),
+      ),
+    )
+    .returning();
+  const done = link
+    ? sql`exists (select 1 from users where id = ${userId}::uuid and not disabled and oidc_subject = ${link.subject})`
+    : sql`exists (select 1 from users where id = ${userId}::uuid and not disabled)`;
+  const record = adb.db.execute(auditSql({ ...event, when: done }));
+  if (superAdmin === false) {
+    const [, [user]] = await adb.batch([guardLock(adb), update, guardCheck(adb), record]);
+    return user;
+  }
+  const [[user]] = await adb.batch([update, record]);
+  return user;
+}
+
+/**
+ * Creates the user a first sign-in brings, linked to the provider's account, with the record
+ * (written only when the user was: a name or account taken meanwhile writes neither).
+ */
+export async function createSsoUser(
+  adb: AuthDb,
+  values: { id: string; username: string; issuer: string; subject: string; superAdmin: boolean },
+  event: AuditEvent,
+) {
+  const [[user]] = await adb.batch([
+    adb.db
+      .insert(users)
+      .values({
+        id: values.id,
+        username: values.username,
+        // No password: nothing verifies against an empty hash (identity/password.ts).
+        passwordHash: '',
+        isSuperAdmin: values.superAdmin,
+        oidcIssuer: values.issuer,
+        oidcSubject: values.subject,
+      })
+      .onConflictDoNothing()
+      .returning(),
+    adb.db.execute(
+      auditSql({ ...event, when: sql`exists (select 1 from users where id = ${values.id}::uuid)` }),
+    ),
+  ]);
+  return user;
+}
