@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { createApi, failureOf, type Failure, type User } from './api/services';
+import { createApi, failureOf, type Failure, type Login, type User } from './api/services';
 import { t, type Localized } from './i18n/bind';
 import { failureMessage } from './i18n/failure';
 import { LoginPage, type LoginReason } from './login/login-page';
@@ -49,6 +49,11 @@ export function App() {
   function onLoggedIn(user: User): void {
     setMe(user);
     setLogin(undefined);
+    watchExpiry();
+  }
+
+  /** Sends the login page when the token expires (from the expiry the session holds). */
+  function watchExpiry(): void {
     clearTimeout(expiry.current);
     const at = session.expiresAt();
     if (at === undefined) return;
@@ -57,7 +62,21 @@ export function App() {
     expiry.current = setTimeout(() => sessionLost(SESSION_EXPIRED), delay);
   }
 
+  /** A new token for this session (the old one was ended by the change that answered it). */
+  function renewed(next: Login): void {
+    session.start(next.token, next.expire);
+    watchExpiry();
+  }
+
   function logout(): void {
+    // The sign-out is recorded (the audit trail) with the token being forgotten; the page does
+    // not wait for it, nor mind when it fails: the token is gone from this tab either way.
+    const token = session.token();
+    if (token) {
+      api.auth
+        .PostLogout(undefined, { headers: { Authorization: `Bearer ${token}` } })
+        .catch(() => undefined);
+    }
     session.end();
     clearTimeout(expiry.current);
     if (me) sessionStorage.removeItem(`kbchat.draft.${me.id}`);
@@ -84,7 +103,15 @@ export function App() {
     <>
       <LoginPage api={api} hidden={!login} shown={login ?? {}} onLoggedIn={onLoggedIn} />
       {me && (
-        <MainScreen key={me.id} api={api} me={me} shown={loggedIn} fail={fail} logout={logout} />
+        <MainScreen
+          key={me.id}
+          api={api}
+          me={me}
+          shown={loggedIn}
+          fail={fail}
+          logout={logout}
+          renewed={renewed}
+        />
       )}
     </>
   );

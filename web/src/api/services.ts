@@ -9,6 +9,7 @@
 import type { z } from 'zod';
 import {
   authService,
+  type ApiKey as ApiKeySchema,
   type Login as LoginSchema,
   type ManagedUser as ManagedUserSchema,
   type User as UserSchema,
@@ -40,6 +41,7 @@ import { createClient, type ServiceClient } from '#shared/service/client';
 export type User = z.output<typeof UserSchema>;
 export type ManagedUser = z.output<typeof ManagedUserSchema>;
 export type Login = z.output<typeof LoginSchema>;
+export type ApiKey = z.output<typeof ApiKeySchema>;
 export type KnowledgeFile = z.output<typeof KnowledgeFileSchema>;
 export type FileProgress = z.output<typeof FileProgressSchema>;
 export type ChunkLocation = z.output<typeof ChunkLocationSchema>;

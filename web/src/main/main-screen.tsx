@@ -1,5 +1,8 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import type { Api, Failure, User } from '../api/services';
+import { AccountPage } from '../account/account-page';
+import { ApiKeysPage } from '../account/api-keys-page';
+import type { Api, Failure, Login, User } from '../api/services';
+import { AuditPage } from '../audit/audit-page';
 import { createChatSession } from '../chat/chat-session';
 import { ChunksPage } from '../chunks/chunks-page';
 import { CollectionPage } from '../collection/collection-page';
@@ -10,6 +13,9 @@ import { messages } from '../i18n/messages';
 import { createUploadQueue } from '../files/upload-queue';
 import { createKnowledgeStore } from '../knowledge-store';
 import { UnhelpfulPage } from '../review/unhelpful-page';
+import { LimitsPage } from '../usage/limits-page';
+import { UsageAdminPage } from '../usage/usage-admin-page';
+import { UsagePage } from '../usage/usage-page';
 import { UsersPage } from '../users/users-page';
 import { DocumentViewer } from '../viewer/document-viewer';
 import { takeOpener, trackOpeners } from '../viewer/opener';
@@ -25,10 +31,12 @@ export interface MainScreenProps {
   shown: boolean;
   fail(err: unknown): Failure;
   logout(): void;
+  /** This session's token was replaced (a password change, the other sessions signed out). */
+  renewed(login: Login): void;
 }
 
 /** The logged-in app: header, the chat workspace and the other pages, by URL hash. */
-export function MainScreen({ api, me, shown, fail, logout }: MainScreenProps) {
+export function MainScreen({ api, me, shown, fail, logout, renewed }: MainScreenProps) {
   const hooks = useRef({ fail });
   hooks.current = { fail };
   // The session's screens and their stores live as long as this component.
@@ -116,6 +124,18 @@ export function MainScreen({ api, me, shown, fail, logout }: MainScreenProps) {
         <Session.Provider value={ctx}>
           {route.page === 'users' ? (
             <UsersPage />
+          ) : route.page === 'account' ? (
+            <AccountPage renewed={renewed} />
+          ) : route.page === 'keys' ? (
+            <ApiKeysPage />
+          ) : route.page === 'usage' ? (
+            <UsagePage />
+          ) : route.page === 'admin-usage' ? (
+            <UsageAdminPage />
+          ) : route.page === 'audit' ? (
+            <AuditPage />
+          ) : route.page === 'limits' ? (
+            <LimitsPage />
           ) : route.page === 'unhelpful' ? (
             <UnhelpfulPage />
           ) : route.page === 'chunks' ? (
@@ -152,5 +172,11 @@ function pageTitle(route: Route, m: ReturnType<typeof messages>): string {
   if (route.page === 'collection') return m.collections.title;
   if (route.page === 'doc') return m.viewer.title;
   if (route.page === 'chunks') return m.chunks.title;
+  if (route.page === 'account') return m.account.myAccount;
+  if (route.page === 'keys') return m.account.myKeys;
+  if (route.page === 'usage') return m.account.myUsage;
+  if (route.page === 'admin-usage') return m.account.usageOverview;
+  if (route.page === 'audit') return m.account.auditTrail;
+  if (route.page === 'limits') return m.account.limits;
   return m.app.chat;
 }

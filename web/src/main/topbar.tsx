@@ -1,8 +1,10 @@
 import type { User } from '../api/services';
 import { LanguageSwitch } from '../components/language-switch';
+import { currentLocale } from '../i18n/locale';
 import { messages } from '../i18n/messages';
+import { Menu } from './menu';
 import { ModelNotice } from './model-status';
-import type { Route } from './route';
+import { pageLink, type AdminPage, type Route, type UserPage } from './route';
 
 export interface TopbarProps {
   me: User;
@@ -10,11 +12,22 @@ export interface TopbarProps {
   logout(): void;
 }
 
-/** The brand, the pages this user may open, the language, who is logged in, and Log out. */
+/**
+ * The brand, the pages this user may open (a super admin's pages of the whole service in an
+ * Admin menu), the language, and the user menu: who is logged in, their own pages, the API
+ * reference and Log out.
+ */
 export function Topbar({ me, route, logout }: TopbarProps) {
   const m = messages();
   const admin = me.role === 'SUPER_ADMIN';
   const current = (page: Route['page']) => (route.page === page ? 'page' : undefined);
+  const item = (page: UserPage | AdminPage, label: string) => (
+    <li>
+      <a href={pageLink(page)} aria-current={current(page)}>
+        {label}
+      </a>
+    </li>
+  );
   return (
     <header class="topbar">
       <a class="brand" href="#/">
@@ -37,18 +50,44 @@ export function Topbar({ me, route, logout }: TopbarProps) {
             {m.app.unhelpfulAnswers}
           </a>
         )}
+        {admin && (
+          <Menu class="admin-menu" button={m.account.admin}>
+            {item('admin-usage', m.account.usageOverview)}
+            {item('audit', m.account.auditTrail)}
+            {item('limits', m.account.limits)}
+          </Menu>
+        )}
       </nav>
       <ModelNotice />
       <div class="who">
         <LanguageSwitch />
-        <span class="who-name" title={m.app.loggedInAsTitle(me.username)}>
-          <span class="visually-hidden">{m.app.loggedInAs}</span>
-          {me.username}
-        </span>
         <span class={admin ? 'badge admin' : 'badge'}>{admin ? m.app.superAdmin : m.app.user}</span>
-        <button type="button" class="button small" onClick={logout}>
-          {m.app.logOut}
-        </button>
+        <Menu
+          class="user-menu"
+          button={
+            <>
+              <span class="who-name" title={m.app.loggedInAsTitle(me.username)}>
+                {me.username}
+              </span>
+              <span class="visually-hidden">{m.account.userMenu}</span>
+            </>
+          }
+        >
+          {item('account', m.account.myAccount)}
+          {item('keys', m.account.myKeys)}
+          {item('usage', m.account.myUsage)}
+          <li>
+            <a href={`/docs?lang=${currentLocale()}`} target="_blank" rel="noopener">
+              {m.account.apiReference}
+              <span class="visually-hidden">{m.account.newTab}</span>
+            </a>
+          </li>
+          <li class="menu-separator">
+            <button type="button" class="menu-item" onClick={logout}>
+              {m.app.logOut}
+            </button>
+          </li>
+        </Menu>
       </div>
     </header>
   );

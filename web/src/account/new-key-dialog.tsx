@@ -1,0 +1,57 @@
+import { useState } from 'preact/hooks';
+import { Dialog, DialogActions, openDialog } from '../components/dialog';
+import { Field } from '../components/field';
+import { now, t, type Localized } from '../i18n/bind';
+import { messages } from '../i18n/messages';
+
+/**
+ * Shows a new key, the only time it is ever shown: in a read-only box (selected, so that it
+ * can be copied by hand too), a Copy button, and the warning that it will not be shown again.
+ */
+export function newKeyDialog(name: string, key: string): Promise<void> {
+  return openDialog<void>((done) => <NewKey name={name} secret={key} close={done} />, undefined);
+}
+
+function NewKey({ name, secret, close }: { name: string; secret: string; close(): void }) {
+  const [said, setSaid] = useState<Localized | undefined>();
+  const m = messages();
+
+  async function copy(): Promise<void> {
+    try {
+      await navigator.clipboard.writeText(secret);
+      setSaid(t((m) => m.account.copied));
+    } catch {
+      setSaid(t((m) => m.account.copyFailed));
+    }
+  }
+
+  return (
+    <Dialog title={m.account.newKeyTitle(name)}>
+      <p class="notice warning">{m.account.newKeyWarning}</p>
+      <Field label={m.account.newKey} class="new-key">
+        {({ id }) => (
+          <input
+            id={id}
+            class="secret"
+            readOnly
+            value={secret}
+            spellcheck={false}
+            autocomplete="off"
+            onFocus={(event) => event.currentTarget.select()}
+          />
+        )}
+      </Field>
+      <p class="copy-status" role="status">
+        {said && now(said)}
+      </p>
+      <DialogActions>
+        <button type="button" class="button" onClick={() => void copy()}>
+          {m.account.copy}
+        </button>
+        <button type="button" class="button primary" autofocus onClick={() => close()}>
+          {m.account.done}
+        </button>
+      </DialogActions>
+    </Dialog>
+  );
+}
