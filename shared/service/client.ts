@@ -62,8 +62,7 @@ export function createClient<S extends Service>(
     client[route.name] = async (params = {}, init = {}) => {
       const request = buildRequest(route, params, options, init, await tokenOf(options));
       const response = await send(request);
-      const redirected = route.response.kind === 'redirect' && response.status === 302;
-      if (!response.ok && !redirected) throw await errorOf(response);
+      if (!response.ok) throw await errorOf(response);
       return readAnswer(route, response);
     };
   }
@@ -132,15 +131,7 @@ export function buildRequest(
     }
   }
   if (hasForm) body = form;
-  // A redirect is the answer itself (its Location), not something for the client to follow.
-  const redirect = answer.kind === 'redirect' ? 'manual' : 'follow';
-  return new Request(url, {
-    method: route.httpMethod,
-    headers,
-    body,
-    signal: init.signal,
-    redirect,
-  });
+  return new Request(url, { method: route.httpMethod, headers, body, signal: init.signal });
 }
 
 function pathOf(route: Route, params: Record<string, unknown>): string {
@@ -215,9 +206,8 @@ async function readAnswer(route: Route, response: Response): Promise<unknown> {
     }
     case 'file':
       return downloaded(response);
-    case 'redirect':
-      await response.body?.cancel();
-      return { location: response.headers.get('Location') ?? '' };
+    case 'response':
+      return response;
     case 'stream': {
       const type = response.headers.get('Content-Type') ?? '';
       if (answer.output && !type.startsWith('text/event-stream')) {

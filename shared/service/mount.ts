@@ -12,7 +12,6 @@ import { DOCS_ROUTE, GUEST_ANNOTATIONS, OPENAPI_ROUTE } from './define';
 const GUEST = 'guest';
 import { fileDownloadHeaders, fileDownloadStatus, type FileDownload } from './file-download';
 import { openApiDocument } from './openapi';
-import type { Redirect } from './redirect';
 import { readParams } from './read-request';
 import { SSE_HEADERS, sseEvent, sseStream } from './sse';
 import type { Authorize, Route, Service, ServiceImpl } from './types';
@@ -225,9 +224,8 @@ function handle<E extends Env, Principal>(
         // Any BodyInit works at run time; Hono's type only lists a narrower set.
         return c.body(file.body as ReadableStream, status, fileDownloadHeaders(file));
       }
-      case 'redirect':
-        // Headers the implementation set on the context (a cookie) go with it.
-        return c.redirect((result as Redirect).location, 302);
+      case 'response':
+        return result as Response;
       case 'stream': {
         const { output, end } = route.response;
         // A method that also declares an output answers a plain result as JSON.

@@ -302,11 +302,11 @@ function successResponses(route: Route, schema: ToSchema): JsonObject {
         },
       };
     }
-    case 'redirect':
+    case 'response':
       return {
-        '302': {
-          description: 'Sends the browser on to the address in Location.',
-          headers: { Location: { schema: { type: 'string' } } },
+        '200': {
+          description: response.description,
+          content: Object.fromEntries(response.contentTypes.map((type) => [type, {}])),
         },
       };
     case 'file':

@@ -6,9 +6,9 @@ import type { Annotation } from './annotations';
 import type { Credential } from './credential';
 import type { DownloadedFile, FileDownload, FileDownloadSpec } from './file-download';
 import type { HttpMethod, RoutePattern } from './naming';
-import type { Redirect, RedirectSpec } from './redirect';
 import type { SseEvent } from './sse';
 import type { TagCheck } from './validate-tags';
+import type { WebResponseSpec } from './web-response';
 
 // ---- The declaration: plain data a worker writes once. ----
 
@@ -16,7 +16,7 @@ import type { TagCheck } from './validate-tags';
 export type ParamShape = Record<string, z.ZodType>;
 /** Named SSE events a streaming method may send besides its plain messages. */
 export type EventShape = Record<string, z.ZodType>;
-export type OutputSpec = z.ZodType | FileDownloadSpec | RedirectSpec;
+export type OutputSpec = z.ZodType | FileDownloadSpec | WebResponseSpec;
 
 export interface MethodSpec {
   /** Becomes the OpenAPI description; holds the method's annotations. */
@@ -120,7 +120,12 @@ export type ResponsePlan =
       readonly end?: string;
     }
   | { readonly kind: 'file'; readonly contentTypes: readonly string[] }
-  | { readonly kind: 'redirect' };
+  /** The implementation's own `Response` (web-response.ts). */
+  | {
+      readonly kind: 'response';
+      readonly contentTypes: readonly string[];
+      readonly description: string;
+    };
 
 export interface Route {
   /** The method name; keys the annotation stores. */
@@ -197,8 +202,8 @@ export type ResultOf<M> = M extends { readonly stream: z.ZodType }
   ? AsyncIterable<StreamYield<M>> | PlainOf<M>
   : M extends { readonly output: FileDownloadSpec }
     ? FileDownload
-    : M extends { readonly output: RedirectSpec }
-      ? Redirect
+    : M extends { readonly output: WebResponseSpec }
+      ? Response
       : M extends { readonly output: infer O extends z.ZodType }
         ? z.output<O>
         : void;
@@ -208,8 +213,8 @@ export type ClientResultOf<M> = M extends { readonly stream: z.ZodType }
   ? AsyncIterable<StreamItem<M>> | PlainOf<M>
   : M extends { readonly output: FileDownloadSpec }
     ? DownloadedFile
-    : M extends { readonly output: RedirectSpec }
-      ? Redirect
+    : M extends { readonly output: WebResponseSpec }
+      ? Response
       : M extends { readonly output: infer O extends z.ZodType }
         ? z.output<O>
         : void;
@@ -221,7 +226,7 @@ export type ClientResultOf<M> = M extends { readonly stream: z.ZodType }
 export type RpcMethodNames<S extends Service> = {
   [K in keyof S['methods'] & string]: S['methods'][K] extends { readonly stream: z.ZodType }
     ? never
-    : S['methods'][K] extends { readonly output: FileDownloadSpec | RedirectSpec }
+    : S['methods'][K] extends { readonly output: FileDownloadSpec | WebResponseSpec }
       ? never
       : S['annotatedOnly'] extends true
         ? S['methods'][K] extends { readonly doc: `${string}@grpc${string}` }
