@@ -62,7 +62,8 @@ export function createClient<S extends Service>(
     client[route.name] = async (params = {}, init = {}) => {
       const request = buildRequest(route, params, options, init, await tokenOf(options));
       const response = await send(request);
-      if (!response.ok) throw await errorOf(response);
+      const redirected = route.response.kind === 'redirect' && response.status === 302;
+      if (!response.ok && !redirected) throw await errorOf(response);
       return readAnswer(route, response);
     };
   }
@@ -131,7 +132,15 @@ export function buildRequest(
     }
   }
   if (hasForm) body = form;
-  return new Request(url, { method: route.httpMethod, headers, body, signal: init.signal });
+  // A redirect is the answer itself (its Location), not something for the client to follow.
+  const redirect = answer.kind === 'redirect' ? 'manual' : 'follow';
+  return new Request(url, {
+    method: route.httpMethod,
+    headers,
+    body,
+    signal: init.signal,
+    redirect,
+  });
 }
 
 function pathOf(route: Route, params: Record<string, unknown>): string {
@@ -206,6 +215,9 @@ async function readAnswer(route: Route, response: Response): Promise<unknown> {
     }
     case 'file':
       return downloaded(response);
+    case 'redirect':
+      await response.body?.cancel();
+      return { location: response.headers.get('Location') ?? '' };
     case 'response':
       return response;
     case 'stream': {

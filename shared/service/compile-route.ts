@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { parseAnnotations, type Annotation } from './annotations';
 import { CREDENTIALS, type Credential } from './credential';
 import { isFileDownloadSpec } from './file-download';
+import { isRedirectSpec } from './redirect';
 import { isWebResponseSpec } from './web-response';
 import { httpMethodOf, routePathOf, type RoutePattern } from './naming';
 import { planParams } from './param-plan';
@@ -89,9 +90,11 @@ export function compileRoute(
     const rpcCapable =
       response.kind !== 'stream' &&
       response.kind !== 'file' &&
+      response.kind !== 'redirect' &&
       response.kind !== 'response' &&
       !Object.values(params).some((schema) => isFileValue(schema));
-    if (grpc && !rpcCapable) fail('@grpc methods cannot stream, upload or download files');
+    if (grpc && !rpcCapable)
+      fail('@grpc methods cannot stream, redirect, upload or download files');
 
     return {
       name,
@@ -167,6 +170,7 @@ function responseOf(
   if (spec.envelope === false && !spec.output) fail('`envelope: false` needs an `output`');
   if (spec.stream) {
     if (isFileDownloadSpec(spec.output)) fail('a streaming method cannot answer a file');
+    if (isRedirectSpec(spec.output)) fail('a streaming method cannot redirect');
     if (isWebResponseSpec(spec.output)) fail('a streaming method cannot answer a Response');
     const events = spec.events ?? {};
     if ('message' in events) fail('"message" is the unnamed event; it cannot be declared');
@@ -186,6 +190,10 @@ function responseOf(
   }
   if (isFileDownloadSpec(spec.output))
     return { kind: 'file', contentTypes: spec.output.contentTypes };
+  if (isRedirectSpec(spec.output)) {
+    if (spec.envelope === false) fail('`envelope: false` does not apply to a redirect');
+    return { kind: 'redirect' };
+  }
   if (isWebResponseSpec(spec.output)) {
     if (spec.envelope !== undefined) fail('a Response has no `envelope`');
     const { contentTypes, description } = spec.output;

@@ -12,6 +12,7 @@ export {
   type FileDownload,
   type FileDownloadSpec,
 } from './file-download';
+export { redirect, type Redirect, type RedirectSpec } from './redirect';
 export { webResponse, type WebResponseSpec } from './web-response';
 export { SSE_HEADERS, SseEvent, encodeSse, readSse, sseEvent, sseResponse, sseStream } from './sse';
 export {

@@ -12,6 +12,7 @@ import { DOCS_ROUTE, GUEST_ANNOTATIONS, OPENAPI_ROUTE } from './define';
 const GUEST = 'guest';
 import { fileDownloadHeaders, fileDownloadStatus, type FileDownload } from './file-download';
 import { openApiDocument } from './openapi';
+import type { Redirect } from './redirect';
 import { readParams } from './read-request';
 import { SSE_HEADERS, sseEvent, sseStream } from './sse';
 import type { Authorize, Route, Service, ServiceImpl } from './types';
@@ -224,6 +225,9 @@ function handle<E extends Env, Principal>(
         // Any BodyInit works at run time; Hono's type only lists a narrower set.
         return c.body(file.body as ReadableStream, status, fileDownloadHeaders(file));
       }
+      case 'redirect':
+        // Headers the implementation set on the context (a cookie) go with it.
+        return c.redirect((result as Redirect).location, 302);
       case 'response':
         return result as Response;
       case 'stream': {

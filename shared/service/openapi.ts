@@ -309,6 +309,13 @@ function successResponses(route: Route, schema: ToSchema): JsonObject {
           content: Object.fromEntries(response.contentTypes.map((type) => [type, {}])),
         },
       };
+    case 'redirect':
+      return {
+        '302': {
+          description: 'Sends the browser on to the address in Location.',
+          headers: { Location: { schema: { type: 'string' } } },
+        },
+      };
     case 'file':
       return {
         '200': {

@@ -6,6 +6,7 @@ import type { Annotation } from './annotations';
 import type { Credential } from './credential';
 import type { DownloadedFile, FileDownload, FileDownloadSpec } from './file-download';
 import type { HttpMethod, RoutePattern } from './naming';
+import type { Redirect, RedirectSpec } from './redirect';
 import type { SseEvent } from './sse';
 import type { TagCheck } from './validate-tags';
 import type { WebResponseSpec } from './web-response';
@@ -16,7 +17,7 @@ import type { WebResponseSpec } from './web-response';
 export type ParamShape = Record<string, z.ZodType>;
 /** Named SSE events a streaming method may send besides its plain messages. */
 export type EventShape = Record<string, z.ZodType>;
-export type OutputSpec = z.ZodType | FileDownloadSpec | WebResponseSpec;
+export type OutputSpec = z.ZodType | FileDownloadSpec | RedirectSpec | WebResponseSpec;
 
 export interface MethodSpec {
   /** Becomes the OpenAPI description; holds the method's annotations. */
@@ -120,6 +121,7 @@ export type ResponsePlan =
       readonly end?: string;
     }
   | { readonly kind: 'file'; readonly contentTypes: readonly string[] }
+  | { readonly kind: 'redirect' }
   /** The implementation's own `Response` (web-response.ts). */
   | {
       readonly kind: 'response';
@@ -204,9 +206,11 @@ export type ResultOf<M> = M extends { readonly stream: z.ZodType }
     ? FileDownload
     : M extends { readonly output: WebResponseSpec }
       ? Response
-      : M extends { readonly output: infer O extends z.ZodType }
-        ? z.output<O>
-        : void;
+      : M extends { readonly output: RedirectSpec }
+        ? Redirect
+        : M extends { readonly output: infer O extends z.ZodType }
+          ? z.output<O>
+          : void;
 
 /** What a client call resolves to. */
 export type ClientResultOf<M> = M extends { readonly stream: z.ZodType }
@@ -215,9 +219,11 @@ export type ClientResultOf<M> = M extends { readonly stream: z.ZodType }
     ? DownloadedFile
     : M extends { readonly output: WebResponseSpec }
       ? Response
-      : M extends { readonly output: infer O extends z.ZodType }
-        ? z.output<O>
-        : void;
+      : M extends { readonly output: RedirectSpec }
+        ? Redirect
+        : M extends { readonly output: infer O extends z.ZodType }
+          ? z.output<O>
+          : void;
 
 /**
  * Methods rpcEntrypoint exposes: neither streaming nor file download, and with
@@ -226,7 +232,7 @@ export type ClientResultOf<M> = M extends { readonly stream: z.ZodType }
 export type RpcMethodNames<S extends Service> = {
   [K in keyof S['methods'] & string]: S['methods'][K] extends { readonly stream: z.ZodType }
     ? never
-    : S['methods'][K] extends { readonly output: FileDownloadSpec | WebResponseSpec }
+    : S['methods'][K] extends { readonly output: FileDownloadSpec | RedirectSpec | WebResponseSpec }
       ? never
       : S['annotatedOnly'] extends true
         ? S['methods'][K] extends { readonly doc: `${string}@grpc${string}` }
