@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineService, enumOf, fileDownload, method } from '../service';
+import { defineService, enumOf, fileDownload, method, webResponse } from '../service';
 import { AnswerSettings, GapReport, OfficialAnswer, OfficialAnswerInput } from './answer-upkeep';
 import { ChatRefusal, ChatSource, SentenceSupport, Usage } from './chat-sources';
 import { CollectionIds, DatabaseHealth, FileIds, KnowledgeHealth } from './common';
@@ -254,6 +254,35 @@ collection list is not exposed over RPC.) @path(/v1/models) @credential(key)`,
       output: ModelList,
       envelope: false,
       errorProtocol: 'openai',
+    }),
+    PostMcp: method({
+      doc: `The Model Context Protocol server (Streamable HTTP transport, stateless): JSON-RPC
+messages in, JSON-RPC answers out (\`application/json\`; a batch of only notifications: 202).
+Tools: \`search\` (passages with file, page, chunk id, heading path, similarity), \`ask\` (an
+answer with its citations and sentence support, as the OpenAI-compatible door answers),
+\`list_files\` and \`read_page\`, each under exactly the caller's access. Malformed messages are
+JSON-RPC errors with a 4xx status; an unknown tool or invalid arguments, a tool result marked
+\`isError\`. See docs/mcp.md. @path(/mcp) @credential(key)`,
+      output: webResponse({
+        contentTypes: ['application/json'],
+        description: 'A JSON-RPC answer, or 202 with no body for notifications alone.',
+      }),
+    }),
+    GetMcp: method({
+      doc: `The transport's server-to-client event stream, which this stateless server does not
+offer: 405 with a JSON-RPC error, as the protocol allows. @path(/mcp) @credential(key)`,
+      output: webResponse({
+        contentTypes: ['application/json'],
+        description: 'Never: always 405.',
+      }),
+    }),
+    DeleteMcp: method({
+      doc: `Ends an MCP session: this server keeps none, so 405 with a JSON-RPC error, as the
+protocol allows. @path(/mcp) @credential(key)`,
+      output: webResponse({
+        contentTypes: ['application/json'],
+        description: 'Never: always 405.',
+      }),
     }),
     GetConversations: method({
       doc: 'The caller’s conversations, most recently continued first, a page at a time.',

@@ -36,8 +36,10 @@ describe('@credential in the contracts', () => {
     );
   });
 
-  it('the OpenAI-compatible door takes an API key only', () => {
-    expect(byCredential('key')).toEqual(['CreateChatCompletion', 'ListModels']);
+  it('the OpenAI-compatible door and the MCP server take an API key only', () => {
+    expect(byCredential('key')).toEqual(
+      ['CreateChatCompletion', 'ListModels', 'PostMcp', 'GetMcp', 'DeleteMcp'].sort(),
+    );
   });
 
   it('reads stay open to either: the user lists, the key lists, the current user', () => {

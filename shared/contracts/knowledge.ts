@@ -419,11 +419,13 @@ is ready or failed. @handler(streamResponse)`,
     }),
     GetList: method({
       doc: `The files the caller can read, newest first; optionally only some files or collections
-(ids joined by commas), optionally with their text.`,
+(ids joined by commas), only documents that match the document filters, optionally with their
+text. @grpc`,
       params: {
         file_id: FileIds.optional(),
         collection_id: CollectionIds.optional(),
         with_content: z.boolean().optional(),
+        ...DocumentFilters.shape,
       },
       output: z.array(KnowledgeFile),
     }),
@@ -476,7 +478,7 @@ the file's access rules: a passage of a file the caller cannot read → 404. @gr
     GetPage: method({
       doc: `One page of a ready file as it was indexed (a section, for formats without pages):
 its text, where the text came from and, for PDFs, the page's size. A page the file does not
-have → 404.`,
+have → 404. @grpc`,
       params: { file_id: z.uuid(), page: z.number().int().min(1) },
       output: FilePage,
     }),

@@ -2,6 +2,7 @@ import { chatService } from '#shared/contracts/chat';
 import { defineWorker } from '#shared/module/define-worker';
 import { errorText } from '#shared/errors/catalogue';
 import { chatConfig } from './config';
+import { MCP_MAX_BODY_BYTES, MCP_ROUTE } from './handlers/mcp';
 import { COMPLETIONS_ROUTE } from './handlers/openai';
 import { CHAT_MODULE } from './module';
 import { streamError } from './openai/chunks';
@@ -21,7 +22,12 @@ const worker = defineWorker<ChatEnv, typeof chatService>({
   impl: chatImpl,
   settings: (env) => chatConfig(env),
   bodyLimit: (route) => ({
-    bytes: route.name === COMPLETIONS_ROUTE ? COMPLETIONS_MAX_BODY_BYTES : MAX_BODY_BYTES,
+    bytes:
+      route.name === COMPLETIONS_ROUTE
+        ? COMPLETIONS_MAX_BODY_BYTES
+        : route.name === MCP_ROUTE
+          ? MCP_MAX_BODY_BYTES
+          : MAX_BODY_BYTES,
   }),
   // A stream that breaks in an unforeseen way still ends with the spec's error message.
   // (answer() catches its own failures in the question's language: this is the last resort.)

@@ -8,6 +8,7 @@ import * as officialAnswers from './handlers/official-answers';
 import * as review from './handlers/review';
 import * as usage from './handlers/usage';
 import { health } from './handlers/health';
+import { deleteMcp, getMcp, postMcp } from './handlers/mcp';
 import { createChatCompletion, listModels } from './handlers/openai';
 import { exportConversation } from './record/export';
 
@@ -17,6 +18,9 @@ export const chatImpl: ServiceImpl<typeof chatService, ChatEnv, Principal> = {
   Chat: chat,
   CreateChatCompletion: createChatCompletion,
   ListModels: listModels,
+  PostMcp: postMcp,
+  GetMcp: getMcp,
+  DeleteMcp: deleteMcp,
   GetConversations: conversations.listConversations,
   GetConversation: conversations.getConversation,
   GetConversationExport: exportConversation,

@@ -18,15 +18,24 @@ import { getOriginal } from '../store/originals';
 import { parseByteRange, type FileDownload } from '#shared/service/file-download';
 import { callValidity, validityIn } from './metadata';
 import { removeFile } from './remove-file';
+import { fileFilterCondition, givenFilters, type SearchFilters } from '../store/search-filters';
 import { fileView, listedFileView, progressView } from './views';
 
 export async function list(
-  params: { file_id?: string[]; collection_id?: string[]; with_content?: boolean },
+  params: {
+    file_id?: string[];
+    collection_id?: string[];
+    with_content?: boolean;
+  } & Partial<SearchFilters>,
   ctx: KnowledgeCall,
 ) {
   reviveSoon(ctx.env, ctx.log, ctx.waitUntil);
   await requireReadable(ctx, params.collection_id);
-  const filter = { ids: params.file_id, collectionIds: params.collection_id };
+  const filter = {
+    ids: params.file_id,
+    collectionIds: params.collection_id,
+    documents: fileFilterCondition(givenFilters(params)),
+  };
   const kdb = knowledgeDb(ctx);
   if (!params.with_content) {
     const rows = await kdb.run(listFiles(kdb.db, filter));

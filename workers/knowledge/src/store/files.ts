@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { RequestDb } from '#shared/db/request-db';
 import type * as schema from '../db/schema';
@@ -51,8 +51,14 @@ export const fileForCaller = (db: Queries, id: string) =>
 
 export type CallerFile = Awaited<ReturnType<typeof fileForCaller>>[number];
 
-/** Current files only: a version superseded by a newer one is in the file's history alone. */
-export function listFiles(db: Queries, filter: { ids?: string[]; collectionIds?: string[] }) {
+/**
+ * Current files only: a version superseded by a newer one is in the file's history alone.
+ * `documents`: the document filters' condition on a files row `f` (search-filters.ts).
+ */
+export function listFiles(
+  db: Queries,
+  filter: { ids?: string[]; collectionIds?: string[]; documents?: SQL },
+) {
   return db
     .select(withCollection)
     .from(files)
@@ -62,6 +68,9 @@ export function listFiles(db: Queries, filter: { ids?: string[]; collectionIds?:
         isNull(files.supersededBy),
         filter.ids ? inArray(files.id, filter.ids) : undefined,
         filter.collectionIds ? inArray(files.collectionId, filter.collectionIds) : undefined,
+        filter.documents
+          ? sql`${files.id} in (select f.id from files f where ${filter.documents})`
+          : undefined,
       ),
     )
     .orderBy(desc(files.createdAt), desc(files.id));
