@@ -1,8 +1,49 @@
-// PLACEHOLDER (account screens helper replaces this file).
-import type { AuthCall } from '../call';
+import { actorOf, auditSql } from '#shared/audit/record';
+import { principalOf } from '#shared/auth/principal';
+import { notFound } from '#shared/errors/app-error';
+import { authConfig } from '../config';
+import { authDb, clientAddress, type AuthCall } from '../call';
+import { signingKey } from '../identity/keys';
+import { issueToken } from '../identity/tokens';
+import { endingSessions } from '../store/users';
 
-const todo = (): never => {
-  throw new Error('not built yet');
-};
-export const logoutOthers = async (_: unknown, _ctx: AuthCall) => todo();
-export const logout = async (_: unknown, _ctx: AuthCall) => todo();
+/**
+ * Signs the user out of every other session: their session epoch moves on (every token issued
+ * before, this one included, stops working), recorded in the same batch, and this session
+ * carries on with a new token for the new epoch.
+ */
+export async function logoutOthers(_: unknown, ctx: AuthCall) {
+  const principal = principalOf(ctx);
+  const adb = authDb(ctx);
+  const [[user]] = await adb.batch([
+    endingSessions(adb, principal.id),
+    adb.db.execute(
+      auditSql({
+        action: 'auth.logout_others',
+        actor: actorOf(principal, clientAddress(ctx)),
+        object: { type: 'user', id: principal.id, label: principal.username },
+      }),
+    ),
+  ]);
+  if (!user) throw notFound('user');
+  const config = authConfig(ctx.env);
+  return issueToken(user, await signingKey(config.signing.privateKey), config.signing);
+}
+
+/**
+ * Records that the user signed out. A token cannot be withdrawn (the browser forgets it); the
+ * session check in the same round trip makes sure only a live session is recorded.
+ */
+export async function logout(_: unknown, ctx: AuthCall) {
+  const principal = principalOf(ctx);
+  const adb = authDb(ctx);
+  await adb.run(
+    adb.db.execute(
+      auditSql({
+        action: 'auth.logout',
+        actor: actorOf(principal, clientAddress(ctx)),
+        object: { type: 'user', id: principal.id, label: principal.username },
+      }),
+    ),
+  );
+}

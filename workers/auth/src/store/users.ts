@@ -82,15 +82,17 @@ export async function setPassword(
   return user;
 }
 
+/** The statement that ends every session of a user, answering the user (to batch it). */
+export const endingSessions = (adb: AuthDb, id: string) =>
+  adb.db
+    .update(users)
+    .set({ sessionEpoch: endSessions, updatedAt: new Date() })
+    .where(eq(users.id, id))
+    .returning();
+
 /** Ends every session of a user (log out everywhere). */
 export async function endAllSessions(adb: AuthDb, id: string): Promise<User> {
-  const [user] = await adb.run(
-    adb.db
-      .update(users)
-      .set({ sessionEpoch: endSessions, updatedAt: new Date() })
-      .where(eq(users.id, id))
-      .returning(),
-  );
+  const [user] = await adb.run(endingSessions(adb, id));
   if (!user) throw notFound('user');
   return user;
 }
