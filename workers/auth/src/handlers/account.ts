@@ -34,7 +34,11 @@ export async function signup(
   if (!authConfig(ctx.env).passwords) throw new AppError('passwords_off');
   if (!authConfig(ctx.env).signup) throw accessDenied('sign-up is off');
   const passwordHash = await hashPassword(body.password);
-  return userView(await createUser(authDb(ctx), { username: body.username, passwordHash }));
+  const record = {
+    action: 'auth.signup' as const,
+    actor: { name: body.username, address: clientAddress(ctx) },
+  };
+  return userView(await createUser(authDb(ctx), { username: body.username, passwordHash }, record));
 }
 
 /**

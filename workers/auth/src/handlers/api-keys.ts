@@ -1,7 +1,7 @@
 import { apiKeyHash, apiKeyPrefix, newApiKey } from '#shared/auth/api-key';
 import { notFound } from '#shared/errors/app-error';
 import { allApiKeys, createApiKey, deleteApiKey, userApiKeys } from '../store/api-keys';
-import { authDb, type AuthCall } from '../call';
+import { auditActor, authDb, type AuthCall } from '../call';
 import { principalOf } from '#shared/auth/principal';
 import { apiKeyView } from './views';
 
@@ -15,13 +15,21 @@ export async function create(
   ctx: AuthCall,
 ) {
   const key = newApiKey();
-  const row = await createApiKey(authDb(ctx), {
-    userId: principalOf(ctx).id,
-    name: body.name,
-    prefix: apiKeyPrefix(key),
-    hash: await apiKeyHash(key),
-    expiresAt: body.expires_at === undefined ? null : new Date(body.expires_at),
-  });
+  const row = await createApiKey(
+    authDb(ctx),
+    {
+      userId: principalOf(ctx).id,
+      name: body.name,
+      prefix: apiKeyPrefix(key),
+      hash: await apiKeyHash(key),
+      expiresAt: body.expires_at === undefined ? null : new Date(body.expires_at),
+    },
+    {
+      action: 'auth.key_create',
+      actor: auditActor(ctx),
+      detail: { expires_at: body.expires_at ?? null },
+    },
+  );
   return { ...apiKeyView(row), key };
 }
 
@@ -38,7 +46,8 @@ export async function listOwn(_: unknown, ctx: AuthCall) {
 export async function remove({ id }: { id: string }, ctx: AuthCall) {
   const user = principalOf(ctx);
   const owner = user.role === 'SUPER_ADMIN' ? undefined : user.id;
-  if (!(await deleteApiKey(authDb(ctx), id, owner))) throw notFound('API key');
+  const record = { action: 'auth.key_revoke' as const, actor: auditActor(ctx) };
+  if (!(await deleteApiKey(authDb(ctx), id, owner, record))) throw notFound('API key');
 }
 
 export async function listAll({ page, size }: { page: number; size: number }, ctx: AuthCall) {

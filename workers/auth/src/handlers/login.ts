@@ -1,3 +1,5 @@
+import { auditSql } from '#shared/audit/record';
+import { AppError } from '#shared/errors/app-error';
 import { unauthorised } from '#shared/service';
 import { authConfig } from '../config';
 import { authDb, clientAddress, type AuthCall } from '../call';
@@ -11,7 +13,8 @@ import { rehashedPassword, userByName } from '../store/users';
 /**
  * Unknown user, wrong password and disabled user take the same path and the same time, and
  * answer the same 401: nothing tells which usernames exist. Two round trips besides the
- * password hash: [count the attempt, find the user], then [give the attempt back, rehash].
+ * password hash: [count the attempt, find the user], then [give the attempt back, rehash,
+ * record the sign-in]; a refusal is recorded with its reason in the second instead.
  * The browser's device cookie for the username, if valid, is what the attempt is judged by;
  * a success sets a new one.
  */
@@ -20,6 +23,7 @@ export async function login(
   ctx: AuthCall,
 ) {
   const config = authConfig(ctx.env);
+  if (!config.passwords) throw new AppError('passwords_off');
   const address = clientAddress(ctx);
   const adb = authDb(ctx);
   const device = await presentedDevice(ctx, body.username);
@@ -27,12 +31,38 @@ export async function login(
     loginAttempt(adb, body.username, address, config.throttle, device),
     userByName(adb, body.username),
   ]);
+  // Every refusal is recorded (its reason, never the password): the answer stays the same 401.
+  const refused = async (reason: string) => {
+    await adb.run(
+      adb.db.execute(
+        auditSql({
+          action: 'auth.login',
+          outcome: 'denied',
+          actor: { name: body.username, address },
+          object: { type: 'user', id: user?.id ?? null, label: user?.username ?? body.username },
+          detail: { reason },
+        }),
+      ),
+    );
+  };
+  if (Number(attempt.rows[0]?.retry_after ?? 0) > 0) await refused('too_many_attempts');
   refuseIfThrottled(attempt);
-  const matches = await verifyPassword(
-    body.password,
-    user?.passwordHash ?? (await dummyPasswordHash()),
+  // An account without a password (made by single sign-on, hash '') costs the same work
+  // against the dummy hash and never matches.
+  const matches =
+    (await verifyPassword(body.password, user?.passwordHash || (await dummyPasswordHash()))) &&
+    Boolean(user?.passwordHash);
+  if (!user || !matches || user.disabled) {
+    await refused(!user ? 'unknown_user' : !matches ? 'wrong_password' : 'user_disabled');
+    throw unauthorised('login failed');
+  }
+  const recorded = adb.db.execute(
+    auditSql({
+      action: 'auth.login',
+      actor: { id: user.id, name: user.username, address },
+      object: { type: 'user', id: user.id, label: user.username },
+    }),
   );
-  if (!user || !matches || user.disabled) throw unauthorised('login failed');
   const succeeded = loginSucceeded(
     adb,
     body.username,
@@ -43,9 +73,9 @@ export async function login(
   if (needsRehash(user.passwordHash)) {
     // The same password under the current parameters: not a change, the sessions stay.
     const passwordHash = await hashPassword(body.password);
-    await adb.batch([succeeded, rehashedPassword(adb, user.id, passwordHash)]);
+    await adb.batch([succeeded, rehashedPassword(adb, user.id, passwordHash), recorded]);
   } else {
-    await adb.run(succeeded);
+    await adb.batch([succeeded, recorded]);
   }
   const answer = await issueToken(
     user,

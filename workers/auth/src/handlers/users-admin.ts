@@ -1,5 +1,5 @@
 import { notFound } from '#shared/errors/app-error';
-import { authDb, type AuthCall } from '../call';
+import { auditActor, authDb, type AuthCall } from '../call';
 import { hashPassword } from '../identity/password';
 import {
   changeUserGuardingLastAdmin,
@@ -21,11 +21,15 @@ export async function create(
 ) {
   const passwordHash = await hashPassword(body.password);
   return managedUserView(
-    await createUser(authDb(ctx), {
-      username: body.username,
-      passwordHash,
-      isSuperAdmin: body.super_admin,
-    }),
+    await createUser(
+      authDb(ctx),
+      { username: body.username, passwordHash, isSuperAdmin: body.super_admin },
+      {
+        action: 'auth.user_create',
+        actor: auditActor(ctx),
+        detail: { super_admin: body.super_admin },
+      },
+    ),
   );
 }
 
@@ -33,9 +37,12 @@ export async function setRole(
   { body }: { body: { user_id: string; super_admin: boolean } },
   ctx: AuthCall,
 ) {
-  const user = await changeUserGuardingLastAdmin(authDb(ctx), body.user_id, {
-    isSuperAdmin: body.super_admin,
-  });
+  const user = await changeUserGuardingLastAdmin(
+    authDb(ctx),
+    body.user_id,
+    { isSuperAdmin: body.super_admin },
+    { action: 'auth.user_role', actor: auditActor(ctx), detail: { super_admin: body.super_admin } },
+  );
   return managedUserView(user!);
 }
 
@@ -43,9 +50,12 @@ export async function setStatus(
   { body }: { body: { user_id: string; disabled: boolean } },
   ctx: AuthCall,
 ) {
-  const user = await changeUserGuardingLastAdmin(authDb(ctx), body.user_id, {
-    disabled: body.disabled,
-  });
+  const user = await changeUserGuardingLastAdmin(
+    authDb(ctx),
+    body.user_id,
+    { disabled: body.disabled },
+    { action: 'auth.user_status', actor: auditActor(ctx), detail: { disabled: body.disabled } },
+  );
   return managedUserView(user!);
 }
 
@@ -55,16 +65,23 @@ export async function resetPassword(
   ctx: AuthCall,
 ) {
   const passwordHash = await hashPassword(body.password);
-  if (!(await setPassword(authDb(ctx), body.user_id, passwordHash))) {
+  const record = { action: 'auth.user_password_reset' as const, actor: auditActor(ctx) };
+  if (!(await setPassword(authDb(ctx), body.user_id, passwordHash, undefined, record))) {
     throw notFound('user');
   }
 }
 
 /** Ends every session of another user (a stolen token, a lost laptop). */
 export async function logoutUser({ body }: { body: { user_id: string } }, ctx: AuthCall) {
-  await endAllSessions(authDb(ctx), body.user_id);
+  await endAllSessions(authDb(ctx), body.user_id, {
+    action: 'auth.user_logout_all',
+    actor: auditActor(ctx),
+  });
 }
 
 export async function remove({ user_id }: { user_id: string }, ctx: AuthCall) {
-  await changeUserGuardingLastAdmin(authDb(ctx), user_id, 'delete');
+  await changeUserGuardingLastAdmin(authDb(ctx), user_id, 'delete', {
+    action: 'auth.user_delete',
+    actor: auditActor(ctx),
+  });
 }

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { auditSql, type AuditEvent } from '#shared/audit/record';
 import { AppError } from '#shared/errors/app-error';
 import { apiKeys, users } from '../db/schema';
 import type { AuthDb } from './users';
@@ -33,8 +34,10 @@ const listed = {
 export async function createApiKey(
   adb: AuthDb,
   values: { userId: string; name: string; prefix: string; hash: string; expiresAt: Date | null },
+  record?: KeyRecord,
 ): Promise<ApiKeyRow> {
   const { userId, name, prefix, hash, expiresAt } = values;
+  const id = crypto.randomUUID();
   const lock = adb.db.execute(
     sql`select pg_advisory_xact_lock(hashtext('kbchat.api_keys'), hashtext(${userId}))`,
   );
@@ -47,11 +50,13 @@ export async function createApiKey(
     last_used_at: string | null;
     expires_at: string | null;
   }>(sql`
-    insert into api_keys (user_id, name, prefix, hash, expires_at)
-    select ${userId}::uuid, ${name}, ${prefix}, ${hash}, ${expiresAt?.toISOString() ?? null}::timestamptz
+    insert into api_keys (id, user_id, name, prefix, hash, expires_at)
+    select ${id}::uuid, ${userId}::uuid, ${name}, ${prefix}, ${hash}, ${expiresAt?.toISOString() ?? null}::timestamptz
     where (select count(*) from api_keys where user_id = ${userId}::uuid) < ${MAX_API_KEYS_PER_USER}
     returning id, name, prefix, created_at, last_used_at, expires_at`);
-  const [, { rows }] = await adb.batch([lock, insert]);
+  const [, { rows }] = record
+    ? await adb.batch([lock, insert, keyRecorded(adb, id, undefined, record)])
+    : await adb.batch([lock, insert]);
   const row = rows[0];
   if (!row) {
     throw new AppError('too_many_api_keys', {
@@ -103,9 +108,34 @@ export async function deleteApiKey(
   adb: AuthDb,
   id: string,
   owner: string | undefined,
+  record?: KeyRecord,
 ): Promise<boolean> {
   const where: SQL | undefined =
     owner === undefined ? eq(apiKeys.id, id) : and(eq(apiKeys.id, id), eq(apiKeys.userId, owner));
-  const deleted = await adb.run(adb.db.delete(apiKeys).where(where).returning({ id: apiKeys.id }));
+  const remove = adb.db.delete(apiKeys).where(where).returning({ id: apiKeys.id });
+  // Recorded before the delete, while the key's name is there to read.
+  const deleted = record
+    ? (await adb.batch([keyRecorded(adb, id, owner, record), remove]))[1]
+    : await adb.run(remove);
   return deleted.length > 0;
+}
+
+/** An API key's record in the audit trail, written only when the key (of `owner`) exists then. */
+type KeyRecord = Omit<AuditEvent, 'object' | 'when'>;
+function keyRecorded(adb: AuthDb, id: string, owner: string | undefined, record: KeyRecord) {
+  const key =
+    owner === undefined
+      ? sql`${apiKeys.id} = ${id}::uuid`
+      : sql`${apiKeys.id} = ${id}::uuid and ${apiKeys.userId} = ${owner}::uuid`;
+  return adb.db.execute(
+    auditSql({
+      ...record,
+      object: {
+        type: 'api_key',
+        id,
+        label: sql`select ${apiKeys.name} from ${apiKeys} where ${key}`,
+      },
+      when: sql`exists (select 1 from ${apiKeys} where ${key})`,
+    }),
+  );
 }

@@ -1,4 +1,5 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
+import { auditSql, type AuditEvent } from '#shared/audit/record';
 import type { RequestDb } from '#shared/db/request-db';
 import { sqlStateOf } from '#shared/db/sql-state';
 import { AppError, notFound } from '#shared/errors/app-error';
@@ -31,14 +32,36 @@ export async function requireUser(adb: AuthDb, id: string): Promise<User> {
   return user;
 }
 
-/** Creates a user; a name taken in any letter case is a 409. */
+/** The user's record in the audit trail, if any, written only when the user exists then. */
+type UserRecord = Omit<AuditEvent, 'object' | 'when'>;
+const userRecorded = (adb: AuthDb, id: string, record: UserRecord, exists: SQL = sql`true`) =>
+  adb.db.execute(
+    auditSql({
+      ...record,
+      object: {
+        type: 'user',
+        id,
+        label: sql`select ${users.username} from ${users} where ${users.id} = ${id}::uuid`,
+      },
+      when: sql`exists (select 1 from ${users} where ${users.id} = ${id}::uuid and ${exists})`,
+    }),
+  );
+
+/** Creates a user (recorded in the same batch); a name taken in any letter case is a 409. */
 export async function createUser(
   adb: AuthDb,
   values: { username: string; passwordHash: string; isSuperAdmin?: boolean },
+  record?: UserRecord,
 ): Promise<User> {
-  const [user] = await adb.run(
-    adb.db.insert(users).values(values).onConflictDoNothing().returning(),
-  );
+  const id = crypto.randomUUID();
+  const insert = adb.db
+    .insert(users)
+    .values({ id, ...values })
+    .onConflictDoNothing()
+    .returning();
+  const [user] = record
+    ? (await adb.batch([insert, userRecorded(adb, id, record)]))[0]
+    : await adb.run(insert);
   if (!user) throw new AppError('username_taken');
   return user;
 }
@@ -68,17 +91,25 @@ export async function setPassword(
   id: string,
   passwordHash: string,
   expectedHash?: string,
+  record?: UserRecord,
 ): Promise<User | undefined> {
   const where = expectedHash
     ? and(eq(users.id, id), eq(users.passwordHash, expectedHash))
     : eq(users.id, id);
-  const [user] = await adb.run(
-    adb.db
-      .update(users)
-      .set({ passwordHash, sessionEpoch: endSessions, updatedAt: new Date() })
-      .where(where)
-      .returning(),
-  );
+  const update = adb.db
+    .update(users)
+    .set({ passwordHash, sessionEpoch: endSessions, updatedAt: new Date() })
+    .where(where)
+    .returning();
+  // Recorded only when the password is now this one (a compare-and-set that lost records nothing).
+  const [user] = record
+    ? (
+        await adb.batch([
+          update,
+          userRecorded(adb, id, record, eq(users.passwordHash, passwordHash)),
+        ])
+      )[0]
+    : await adb.run(update);
   return user;
 }
 
@@ -91,8 +122,10 @@ export const endingSessions = (adb: AuthDb, id: string) =>
     .returning();
 
 /** Ends every session of a user (log out everywhere). */
-export async function endAllSessions(adb: AuthDb, id: string): Promise<User> {
-  const [user] = await adb.run(endingSessions(adb, id));
+export async function endAllSessions(adb: AuthDb, id: string, record?: UserRecord): Promise<User> {
+  const [user] = record
+    ? (await adb.batch([endingSessions(adb, id), userRecorded(adb, id, record)]))[0]
+    : await adb.run(endingSessions(adb, id));
   if (!user) throw notFound('user');
   return user;
 }
@@ -108,6 +141,7 @@ export async function changeUserGuardingLastAdmin(
   adb: AuthDb,
   id: string,
   change: { isSuperAdmin?: boolean; disabled?: boolean } | 'delete',
+  record?: UserRecord,
 ): Promise<User | undefined> {
   const lock = adb.db.execute(sql`select pg_advisory_xact_lock(hashtext('kbchat.super_admins'))`);
   const check = adb.db.execute(sql`select kbchat_assert_super_admin_remains()`);
@@ -126,9 +160,12 @@ export async function changeUserGuardingLastAdmin(
           .returning();
   try {
     const disabling = change !== 'delete' && change.disabled === true;
-    const [, [user]] = disabling
-      ? await adb.batch([lock, apply, revokeUserApiKeys(adb, id), check])
-      : await adb.batch([lock, apply, check]);
+    // Recorded before the change (a deleted user's name is still there to read), in its batch:
+    // a change that the check rolls back leaves no record either.
+    const recorded = record ? userRecorded(adb, id, record) : adb.db.execute(sql`select 1`);
+    const [, , [user]] = disabling
+      ? await adb.batch([lock, recorded, apply, revokeUserApiKeys(adb, id), check])
+      : await adb.batch([lock, recorded, apply, check]);
     if (!user) throw notFound('user');
     return change === 'delete' ? undefined : user;
   } catch (err) {
