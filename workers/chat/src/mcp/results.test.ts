@@ -105,6 +105,15 @@ describe('errorResult', () => {
     });
   });
 
+  it('carries the problem’s own members: when a quota resets', () => {
+    const result = errorResult(
+      new AppError('quota_exceeded', { members: { resets_at: '2026-11-27T00:00:00Z' } }),
+    );
+    expect(result.structuredContent).toMatchObject({
+      error: { status: 429, code: 'quota_exceeded', resets_at: '2026-11-27T00:00:00Z' },
+    });
+  });
+
   it('tells nothing of an unforeseen failure', () => {
     const result = errorResult(new Error('connection to 10.0.0.7:5432 refused, password=x'));
     expect(JSON.stringify(result)).not.toContain('10.0.0.7');

@@ -107,11 +107,19 @@ export function pageResult(page: Page): CallToolResult {
 /**
  * A call that failed as a tool error the client's model can read: a refusal of the catalogue
  * (a file or collection the caller cannot read is the HTTP routes' not-found; a bad filter
- * 400; knowledge away 503) with its code and message. Anything else is not the caller's to
+ * 400; over the daily limits 429 with when they reset; knowledge away 503) with its code,
+ * message and the problem's own members. Anything else is not the caller's to
  * see: a generic internal error (the caller logs the cause).
  */
 export function errorResult(err: unknown): CallToolResult {
   const known = err instanceof AppError ? err : new AppError('internal_error');
-  const error = { status: known.status, code: known.code, message: known.message };
+  const error = {
+    status: known.status,
+    code: known.code,
+    message: known.message,
+    // A 429's `resets_at`, the fields a 400 names.
+    ...known.members,
+    ...(known.errors ? { errors: known.errors } : {}),
+  };
   return { ...result({ error }, `${known.code}: ${known.message}`), isError: true };
 }
