@@ -73,6 +73,7 @@ try {
     env: process.env,
     dataDir: path.join(dataDir, 'pglite'),
     keysFile: path.join(dataDir, 'auth-keys.json'),
+    publicUrl: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
   });
 } catch (err) {
   await web.dispose();
@@ -254,6 +255,11 @@ function printBanner(running: LocalStack, bindHost: string, bindPort: number): v
     `  admin        ${running.admin.username} (set ADMIN_USERNAME / ADMIN_PASSWORD before the first start to choose)`,
     `  model        ${running.model.offline ? `OFFLINE endpoint ${running.model.baseUrl}` : running.model.baseUrl || 'OpenAI (SDK default)'}`,
     `  OCR          ${running.ocr.baseUrl ? `${running.ocr.baseUrl}${running.ocr.local ? ' (PP-OCRv4, started here)' : ''}` : 'off (PDFs without a text layer are refused)'}`,
+    ...(running.identityProvider
+      ? [
+          `  SSO          ${running.identityProvider.issuer}  (local identity provider: alice, bob, wang; docs/sso.md)`,
+        ]
+      : []),
     '',
   ];
   if (running.model.offline) {

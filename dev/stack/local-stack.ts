@@ -6,6 +6,11 @@ import { LOCAL_ADMIN, runSeeds } from './seed.ts';
 import { describeError } from './describe-error.ts';
 import { startModel, type RunningModel } from './model.ts';
 import { startOcr, type RunningOcr } from './ocr.ts';
+import {
+  startIdentityProvider,
+  ssoWorkerEnv,
+  type RunningIdentityProvider,
+} from './identity-provider.ts';
 
 /** Everything the workers need locally, started in order and closed in reverse. */
 export interface LocalStack {
@@ -15,6 +20,8 @@ export interface LocalStack {
   model: RunningModel;
   /** The OCR service (a child process unless OCR_URL names one; none with OCR=off). */
   ocr: RunningOcr;
+  /** The local OpenID Connect provider (SSO=local), or undefined. */
+  identityProvider: RunningIdentityProvider | undefined;
   /** The settings every module worker receives (DSNs, database proxy, model endpoint). */
   workerEnv: Record<string, string>;
   close(): Promise<void>;
@@ -37,6 +44,8 @@ export async function startLocalStack(options: {
   dataDir?: string;
   /** Where the token key pair is kept; a fresh pair per start when absent (tests). */
   keysFile?: string;
+  /** Where browsers reach the service (http://127.0.0.1:8787): the local provider's callback. */
+  publicUrl?: string;
 }): Promise<LocalStack> {
   const { env } = options;
   let database: RunningDatabase;
@@ -99,6 +108,23 @@ export async function startLocalStack(options: {
     await database.close();
     throw new StartupError(`cannot start the OCR service: ${describeError(err)}`, { cause: err });
   }
+  // SSO=local: single sign-on against a real OpenID provider of our own (docs/sso.md).
+  let identityProvider: RunningIdentityProvider | undefined;
+  if (env.SSO === 'local') {
+    try {
+      identityProvider = await startIdentityProvider({
+        port: env.SSO_PORT ? Number(env.SSO_PORT) : undefined,
+        redirectUris: [`${options.publicUrl ?? 'http://127.0.0.1:8787'}/moduleauth/sso/callback`],
+      });
+    } catch (err) {
+      await ocr.close();
+      await model.close();
+      await database.close();
+      throw new StartupError(`cannot start the local identity provider: ${describeError(err)}`, {
+        cause: err,
+      });
+    }
+  }
   const workerEnv: Record<string, string> = {
     DATABASE_URL: workerDatabaseUrl,
     // Locally the modules share one database; separate DSNs are for deployments.
@@ -120,6 +146,7 @@ export async function startLocalStack(options: {
     // transactions of about 20 ms, so that interactive requests never wait behind a whole step
     // (bench/ingest-contention.ts). A Postgres server (Neon) runs sessions side by side.
     ...(env.DATABASE_URL ? {} : { INGEST_INSERT_HOLD_MS: '20' }),
+    ...(identityProvider ? ssoWorkerEnv(identityProvider) : {}),
   };
   // KBCHAT_VAR_<NAME>=value sets a worker variable for this stack (tests and benchmarks tune
   // e.g. KBCHAT_VAR_INGEST_STALE_SECONDS this way).
@@ -130,7 +157,7 @@ export async function startLocalStack(options: {
   }
   // Declared secrets that are absent get an explicit empty value (quiet wrangler's warning);
   // present ones reach wrangler from the process environment and are never written to disk.
-  for (const secret of ['MODEL_API_KEY', 'OPENAI_API_KEY', 'OCR_API_KEY']) {
+  for (const secret of ['MODEL_API_KEY', 'OPENAI_API_KEY', 'OCR_API_KEY', 'OIDC_CLIENT_SECRET']) {
     if (!env[secret] && !(secret in workerEnv)) workerEnv[secret] = '';
   }
   return {
@@ -138,8 +165,10 @@ export async function startLocalStack(options: {
     admin,
     model,
     ocr,
+    identityProvider,
     workerEnv,
     async close() {
+      await identityProvider?.close();
       await ocr.close();
       await model.close();
       await database.close();

@@ -9,6 +9,11 @@ export const login = translations({
     logIn: 'Log in',
     pageTitle: 'Log in',
     wrongCredentials: 'Wrong username or password, or the account is disabled.',
+    /** The single sign-on button, with the provider's name (OIDC_LABEL). */
+    signInWith: (label: string) => `Sign in with ${label}`,
+    or: 'or',
+    ssoLead: 'Sign in with your organisation’s account.',
+    ssoSigningIn: 'Signing you in…',
   },
   zh: {
     title: '知识库问答',
@@ -18,5 +23,9 @@ export const login = translations({
     logIn: '登录',
     pageTitle: '登录',
     wrongCredentials: '用户名或密码错误，或该账号已被停用。',
+    signInWith: (label) => `使用${label}登录`,
+    or: '或',
+    ssoLead: '请使用你所在单位的账号登录。',
+    ssoSigningIn: '正在登录…',
   },
 });

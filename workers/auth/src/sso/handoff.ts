@@ -30,8 +30,15 @@ export function setHandoff(http: Context, handoff: Handoff): void {
 
 /** The handoff the browser sent, if any, and the Set-Cookie that clears it. */
 export function takeHandoff(http: Context): Handoff | undefined {
-  const [value] = cookieValues(http.req.header('Cookie'), SECURE_NAME);
-  if (value === undefined) return undefined;
+  const [sent] = cookieValues(http.req.header('Cookie'), SECURE_NAME);
+  if (sent === undefined) return undefined;
+  // setCookie percent-encodes the value (the expiry's colons).
+  let value: string;
+  try {
+    value = decodeURIComponent(sent);
+  } catch {
+    value = '';
+  }
   deleteCookie(http, NAME, {
     prefix: 'secure',
     path: HANDOFF_PATH,
