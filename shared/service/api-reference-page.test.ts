@@ -43,3 +43,23 @@ describe('renderApiReferencePage', () => {
     expect(API_REFERENCE_CSP).not.toMatch(/unsafe|https?:|\*/);
   });
 });
+
+describe('the page in Chinese', () => {
+  it('says its language and titles itself in it', () => {
+    const html = renderApiReferencePage({
+      title: 'kbchat：知识库问答',
+      openApiUrl: '/openapi.json?lang=zh',
+      language: 'zh',
+    });
+    expect(html).toContain('<html lang="zh-CN">');
+    expect(html).toContain('<title>kbchat：知识库问答 API 参考</title>');
+    expect(html).toContain('data-openapi="/openapi.json?lang=zh"');
+    expect(html).toContain('API 参考需要 JavaScript');
+  });
+
+  it('is English by default', () => {
+    const html = renderApiReferencePage({ title: 'auth', openApiUrl: '/moduleauth/openapi.json' });
+    expect(html).toContain('<html lang="en">');
+    expect(html).not.toMatch(/\p{Script=Han}/u);
+  });
+});

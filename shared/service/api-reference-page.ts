@@ -6,6 +6,8 @@
  * can load them because every module shares the gateway's domain.
  */
 
+import { LANGUAGE_TAG, type Language } from '../i18n/language';
+
 /** Where the page finds its scripts and styles (the gateway's static assets). */
 export const API_REFERENCE_ASSETS = {
   style: '/assets/swagger-ui/swagger-ui.css',
@@ -31,21 +33,42 @@ export const API_REFERENCE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** The page shell: a title, the assets, and the address of the document to show. */
-export function renderApiReferencePage(options: { title: string; openApiUrl: string }): string {
+/** The page's own words, in the language of the document it shows. */
+const PAGE_WORDS: Record<Language, { title: (name: string) => string; noScript: string }> = {
+  en: {
+    title: (name) => `${name} API`,
+    noScript: 'The API reference needs JavaScript. The document itself:',
+  },
+  zh: {
+    title: (name) => `${name} API 参考`,
+    noScript: 'API 参考需要 JavaScript。文档本身：',
+  },
+};
+
+/**
+ * The page shell: a title, the assets, and the address of the document to show; its language
+ * (`<html lang>` and its own words) is that of the document (default English).
+ */
+export function renderApiReferencePage(options: {
+  title: string;
+  openApiUrl: string;
+  language?: Language;
+}): string {
+  const language = options.language ?? 'en';
+  const words = PAGE_WORDS[language];
   return `<!doctype html>
-<html lang="en">
+<html lang="${LANGUAGE_TAG[language]}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(options.title)} API</title>
+<title>${escapeHtml(words.title(options.title))}</title>
 <link rel="stylesheet" href="${API_REFERENCE_ASSETS.style}">
 <script src="${API_REFERENCE_ASSETS.script}" defer></script>
 <script src="${API_REFERENCE_ASSETS.start}" defer></script>
 </head>
 <body>
 <main id="api-reference" data-openapi="${escapeHtml(options.openApiUrl)}">
-<noscript><p>The API reference needs JavaScript. The document itself:
+<noscript><p>${words.noScript}
 <a href="${escapeHtml(options.openApiUrl)}">${escapeHtml(options.openApiUrl)}</a> (OpenAPI 3.0).</p></noscript>
 </main>
 </body>

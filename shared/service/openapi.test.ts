@@ -69,7 +69,7 @@ describe('openApiDocument', () => {
   });
 
   it('leaves out what the spec lists as unsupported', () => {
-    expect(Object.keys(document)).toEqual(['openapi', 'info', 'paths', 'components']);
+    expect(Object.keys(document)).toEqual(['openapi', 'info', 'tags', 'paths', 'components']);
     expect(Object.keys(document.components)).toEqual(['schemas', 'responses', 'securitySchemes']);
     const operationKeys = new Set(
       Object.values(document.paths).flatMap((item) =>
@@ -83,6 +83,8 @@ describe('openApiDocument', () => {
       'requestBody',
       'responses',
       'security',
+      'summary',
+      'tags',
       'x-annotations',
     ]);
     const keys = keysDeep(document);

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../errors/catalogue';
+import type { Language } from '../i18n/language';
 import { stripAnnotations } from './annotations';
 import type { Credential } from './credential';
 import { openApiSchema, SchemaComponents, type JsonObject } from './openapi-schema';
@@ -24,12 +25,18 @@ import type { ParamPlan, Route, Service } from './types';
  *   `security` of every route not marked `@role(guest)` alone (those get `security: []`): the
  *   token check every module applies wants a token there. Documentation tools offer a token
  *   field from it and send it when trying a route. Roles still go in the description.
- * - No tags, callbacks, discriminators or xml: the spec lists them as unsupported.
+ * - One tag per module (its name, described by the service's doc), on every operation: the
+ *   reference groups routes by module. Each operation's `summary` is the first sentence of its
+ *   doc, its roles after it in brackets (`Creates a user [SUPER_ADMIN]`); in Chinese, the
+ *   module's summaries (shared/contracts/summaries-zh.ts) and the role and credential sentences
+ *   are Chinese, the longer descriptions stay as written.
+ * - No callbacks, discriminators or xml: the spec lists them as unsupported.
  */
 
 export interface OpenApiDocument {
   openapi: '3.0.3';
   info: { title: string; version: string; description?: string };
+  tags?: { name: string; description?: string }[];
   paths: Record<string, Record<string, JsonObject>>;
   components: {
     schemas: Record<string, JsonObject>;
@@ -53,10 +60,32 @@ const LOGIN_REQUIRED = 'login_required' satisfies ErrorCode;
 const API_KEY_REQUIRED = 'api_key_required' satisfies ErrorCode;
 
 /** The sentence that tells a `@credential` route's readers which credential it takes. */
-const CREDENTIAL_SENTENCES: Record<Credential, string> = {
-  login: `Credential: a login token (\`POST /moduleauth/login\`) only; an API key is refused with 403 \`${LOGIN_REQUIRED}\`.`,
-  key: `Credential: an API key (\`Authorization: Bearer kbc_…\`) only; a login token is refused with 403 \`${API_KEY_REQUIRED}\`.`,
+const CREDENTIAL_SENTENCES: Record<Language, Record<Credential, string>> = {
+  en: {
+    login: `Credential: a login token (\`POST /moduleauth/login\`) only; an API key is refused with 403 \`${LOGIN_REQUIRED}\`.`,
+    key: `Credential: an API key (\`Authorization: Bearer kbc_…\`) only; a login token is refused with 403 \`${API_KEY_REQUIRED}\`.`,
+  },
+  zh: {
+    login: `凭证：仅限登录令牌（\`POST /moduleauth/login\`）；API 密钥会被拒绝（403 \`${LOGIN_REQUIRED}\`）。`,
+    key: `凭证：仅限 API 密钥（\`Authorization: Bearer kbc_…\`）；登录令牌会被拒绝（403 \`${API_KEY_REQUIRED}\`）。`,
+  },
 };
+
+const ROLES_SENTENCE: Record<Language, (roles: readonly string[]) => string> = {
+  en: (roles) => `Roles: ${roles.join(', ')}.`,
+  zh: (roles) => `角色：${roles.join('、')}。`,
+};
+
+/** The document in another language than English: its summaries and the module's doc. */
+export interface OpenApiLanguage {
+  language: Language;
+  /** By method name: every route's summary in that language. */
+  summaries: Readonly<Record<string, string>>;
+  /** The module's description (its tag's and the document's). */
+  moduleDoc?: string;
+}
+
+const ENGLISH: OpenApiLanguage = { language: 'en', summaries: {} };
 
 const PROBLEM_REF = { $ref: '#/components/schemas/Problem' };
 const FIELD_ISSUE: JsonObject = {
@@ -113,16 +142,23 @@ const RESPONSES: Record<string, JsonObject> = {
 };
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
 
-export function openApiDocument(service: Service): OpenApiDocument {
+export function openApiDocument(
+  service: Service,
+  words: OpenApiLanguage = ENGLISH,
+): OpenApiDocument {
   const components = new SchemaComponents();
   components.schemas.Problem = PROBLEM;
   const paths: OpenApiDocument['paths'] = {};
   for (const route of service.routes) {
     const path = route.fullPath.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
     paths[path] ??= {};
-    paths[path][route.httpMethod.toLowerCase()] = operation(route, components);
+    paths[path][route.httpMethod.toLowerCase()] = {
+      tags: [service.name],
+      summary: summaryOf(route, words),
+      ...operation(route, components, words.language),
+    };
   }
-  const description = stripAnnotations(service.doc);
+  const description = words.moduleDoc ?? stripAnnotations(service.doc);
   return {
     openapi: '3.0.3',
     info: {
@@ -130,6 +166,7 @@ export function openApiDocument(service: Service): OpenApiDocument {
       version: service.version,
       ...(description ? { description } : {}),
     },
+    tags: [{ name: service.name, ...(description ? { description } : {}) }],
     paths,
     components: {
       schemas: components.schemas,
@@ -139,11 +176,27 @@ export function openApiDocument(service: Service): OpenApiDocument {
   };
 }
 
-function operation(route: Route, components: SchemaComponents): JsonObject {
+/**
+ * The first sentence of a doc text, without its full stop: up to a `.`, `!` or `?` followed by
+ * the end or by a space and what starts a sentence (a capital, a quote, code, a parenthesis).
+ */
+export function firstSentence(text: string): string {
+  const flat = stripAnnotations(text).replace(/\s+/g, ' ').trim();
+  const end = /[.!?](?= [A-Z`"“(]|$)/.exec(flat);
+  return end ? flat.slice(0, end.index) : flat;
+}
+
+/** The route's summary in the document's language, with its roles in brackets. */
+function summaryOf(route: Route, words: OpenApiLanguage): string {
+  const sentence = words.summaries[route.name] ?? firstSentence(route.doc);
+  return route.roles ? `${sentence} [${route.roles.join(', ')}]` : sentence;
+}
+
+function operation(route: Route, components: SchemaComponents, language: Language): JsonObject {
   const schema = (s: z.core.$ZodType, io: 'input' | 'output') => openApiSchema(s, io, components);
   const parameters = route.params.flatMap((plan) => parameterObjects(plan, schema));
   const requestBody = requestBodyOf(route, schema);
-  const description = describe(route);
+  const description = describe(route, language);
   return {
     operationId: route.name,
     ...(description ? { description } : {}),
@@ -157,10 +210,10 @@ function operation(route: Route, components: SchemaComponents): JsonObject {
   };
 }
 
-function describe(route: Route): string {
+function describe(route: Route, language: Language): string {
   const text = stripAnnotations(route.doc);
-  const roles = route.roles ? `Roles: ${route.roles.join(', ')}.` : '';
-  const credential = route.credential ? CREDENTIAL_SENTENCES[route.credential] : '';
+  const roles = route.roles ? ROLES_SENTENCE[language](route.roles) : '';
+  const credential = route.credential ? CREDENTIAL_SENTENCES[language][route.credential] : '';
   return [text, roles, credential].filter((part) => part !== '').join('\n\n');
 }
 
@@ -352,6 +405,7 @@ export function mergeOpenApi(
   const operationIds = new Set<string>();
   const responses: Record<string, JsonObject> = {};
   const securitySchemes: Record<string, JsonObject> = {};
+  const tags = documents.flatMap((document) => document.tags ?? []);
   for (const document of documents) {
     const hoisted = components.hoist(
       { definitions: document.components.schemas, paths: document.paths },
@@ -375,6 +429,7 @@ export function mergeOpenApi(
   return {
     openapi: '3.0.3',
     info,
+    ...(tags.length > 0 ? { tags } : {}),
     paths,
     components: { schemas: components.schemas, responses, securitySchemes },
   };

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { onError, onNotFound } from '#shared/errors/on-error';
 import { requestContext } from '#shared/log/request-context';
-import { API_REFERENCE_CSP, renderApiReferencePage } from '#shared/service';
-import { rootOpenApi } from './api-docs';
+import { API_REFERENCE_CSP } from '#shared/service';
+import { referenceLanguage, rootApiReference, rootOpenApi } from './api-docs';
 import { APP_PAGE_HEADERS, BASE_SECURITY_HEADERS, renderAppPage } from './app-page';
 import { moduleTraffic } from './module-traffic';
 
@@ -20,14 +20,13 @@ app.onError(onError);
 app.notFound(onNotFound);
 
 app.get('/health', (c) => c.json({ ok: true }));
-app.get('/openapi.json', (c) => c.json(rootOpenApi()));
+// `?lang=zh`: summaries, module descriptions and the page in Chinese (the web app links it so).
+app.get('/openapi.json', (c) => c.json(rootOpenApi(referenceLanguage(c.req.query('lang')))));
 // The API reference of all three modules, as each module serves its own at /<prefix>/docs.
 app.get('/docs', (c) =>
-  c.html(
-    renderApiReferencePage({ title: rootOpenApi().info.title, openApiUrl: '/openapi.json' }),
-    200,
-    { 'Content-Security-Policy': API_REFERENCE_CSP },
-  ),
+  c.html(rootApiReference(referenceLanguage(c.req.query('lang'))), 200, {
+    'Content-Security-Policy': API_REFERENCE_CSP,
+  }),
 );
 
 // The web app (workers/gateway/public/assets/, built from web/): the shell here, the bundle
