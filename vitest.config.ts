@@ -20,6 +20,8 @@ const MODEL_CONTROLLED = [
   'test/integration/chunks.test.ts',
   'test/integration/ingestion.test.ts',
   'test/integration/knowledge.test.ts',
+  // Sets the service-wide limits, which would refuse other files' chats and uploads.
+  'test/integration/usage.test.ts',
 ];
 
 export default defineConfig({

@@ -42,13 +42,19 @@ export async function embedTexts(
   client: OpenAI,
   model: ModelSettings,
   texts: readonly string[],
-  options: { limits: BatchLimits; columnDimensions: number; signal?: AbortSignal },
+  options: {
+    limits: BatchLimits;
+    columnDimensions: number;
+    signal?: AbortSignal;
+    /** Told each request's `usage.prompt_tokens`, when the endpoint reports it (usage accounting). */
+    onTokens?: (tokens: number) => void;
+  },
 ): Promise<{ vectors: number[][]; requests: number }> {
   const distinct = [...new Set(texts)];
   const byText = new Map<string, number[]>();
   const batches = planBatches(distinct, options.limits);
   for (const batch of batches) {
-    const vectors = await requestEmbeddings(client, model, batch, options.signal);
+    const vectors = await requestEmbeddings(client, model, batch, options.signal, options.onTokens);
     batch.forEach((text, i) => byText.set(text, pad(vectors[i]!, options.columnDimensions)));
   }
   return { vectors: texts.map((text) => byText.get(text)!), requests: batches.length };
@@ -61,7 +67,11 @@ export async function embedTexts(
 export async function embedOne(
   model: ModelSettings,
   text: string,
-  options: { columnDimensions: number; signal?: AbortSignal },
+  options: {
+    columnDimensions: number;
+    signal?: AbortSignal;
+    onTokens?: (tokens: number) => void;
+  },
 ): Promise<number[]> {
   const { vectors } = await embedTexts(createModelClient(model), model, [text], {
     limits: { inputs: 1, tokens: Number.MAX_SAFE_INTEGER },
@@ -75,6 +85,7 @@ async function requestEmbeddings(
   model: ModelSettings,
   input: string[],
   signal: AbortSignal | undefined,
+  onTokens?: (tokens: number) => void,
 ): Promise<number[][]> {
   let response;
   try {
@@ -88,6 +99,9 @@ async function requestEmbeddings(
       cause: err,
     });
   }
+  // What the endpoint says it used; nothing when it says nothing (never an estimate).
+  const used = response.usage?.prompt_tokens;
+  if (onTokens && typeof used === 'number') onTokens(used);
   const vectors = [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
   if (vectors.length !== input.length) {
     throw new AppError('model_unavailable', {

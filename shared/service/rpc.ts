@@ -6,6 +6,7 @@ import { createLogger } from '../log/logger';
 import { methodNameOf } from './annotation-store';
 import { AuthError } from './auth-failure';
 import { rpcCallContext } from './call-context';
+import { startCallUsage, type CallUsage } from './call-usage';
 import { ServiceDeclarationError } from './compile-route';
 import type {
   Authorize,
@@ -45,7 +46,9 @@ export interface RpcFailure {
   errors?: FieldIssue[];
 }
 
-export type RpcResult<T> = { ok: true; data: T } | { ok: false; error: RpcFailure };
+/** `usage`: model tokens the call spent for the caller (call-usage.ts), when it spent any. */
+export type RpcResult<T> =
+  { ok: true; data: T; usage?: CallUsage } | { ok: false; error: RpcFailure };
 
 /** The service binding's type, as the calling worker declares it in its Env. */
 export type RpcBindingOf<S extends Service> = {
@@ -159,6 +162,7 @@ function callerOf<S extends Service, Bindings, Principal>(
         caller: { transport: 'rpc', identity: meta?.identity, fullMethod },
       });
       let data: unknown;
+      let usage: CallUsage | undefined;
       try {
         const raw = params !== null && typeof params === 'object' ? params : {};
         const valid = validateParams(route, raw as Record<string, unknown>, 'rpc');
@@ -170,6 +174,7 @@ function callerOf<S extends Service, Bindings, Principal>(
           ctx,
           requestId,
         });
+        usage = startCallUsage(context);
         data = await run(valid, context);
       } catch (err) {
         // A refusal of the caller (an ended session) comes before whatever else went wrong.
@@ -177,7 +182,7 @@ function callerOf<S extends Service, Bindings, Principal>(
         throw err;
       }
       await options.settle?.(principal);
-      return { ok: true, data };
+      return { ok: true, data, ...(usage?.embedding_tokens ? { usage } : {}) };
     } catch (err) {
       return { ok: false, error: failureOf(err, service.name, route.name, requestId) };
     }
@@ -233,6 +238,8 @@ export function rpcClient<S extends Service>(
   service: S,
   binding: RpcBindingOf<S>,
   meta: RpcMetadata | (() => RpcMetadata) = {},
+  /** Told the model tokens each call spent for the caller (usage accounting). */
+  onUsage?: (usage: CallUsage) => void,
 ): RpcClientOf<S> {
   type Remote = (params: unknown, meta: RpcMetadata) => Promise<RpcResult<unknown>>;
   const remote = binding as unknown as Record<string, Remote>;
@@ -241,7 +248,9 @@ export function rpcClient<S extends Service>(
     client[route.name] = async (params = {}) => {
       const callMeta = typeof meta === 'function' ? meta() : meta;
       // Called as a method so a JS RPC stub keeps its receiver.
-      return unwrapRpc(await remote[route.name]!(params, callMeta));
+      const result = await remote[route.name]!(params, callMeta);
+      if (onUsage && result?.ok === true && result.usage) onUsage(result.usage);
+      return unwrapRpc(result);
     };
   }
   return client as RpcClientOf<S>;

@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import type { Logger } from '#shared/log/logger';
 import type { PastTurn } from './history';
+import type { UsageMeter } from '../usage/meter';
 
 /** Turns the rewriting reads: the follow-up refers to what was just said, not to long ago. */
 export const CONDENSE_TURNS = 3;
@@ -26,7 +27,7 @@ export async function standaloneQuestion(
     signal: AbortSignal;
     log: Logger;
   },
-  deps: { model: OpenAI; chatModel: string; timeoutMs: number },
+  deps: { model: OpenAI; chatModel: string; timeoutMs: number; meter?: UsageMeter },
 ): Promise<string> {
   const { question, turns, log } = request;
   if (turns.length === 0) return question;
@@ -43,6 +44,7 @@ export async function standaloneQuestion(
       },
       { signal: request.signal, timeout: deps.timeoutMs, maxRetries: 0 },
     );
+    deps.meter?.addGeneration(completion.usage);
     const rewritten = oneLine(completion.choices[0]?.message?.content ?? '');
     if (rewritten.length === 0 || rewritten.length > MAX_REWRITE_CHARS) {
       log.warn('follow-up rewrite unusable: the question itself is searched', {

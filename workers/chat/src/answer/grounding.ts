@@ -9,6 +9,7 @@ import type { ChatCall } from '../call';
 import { startOfficialMatch } from '../official/match';
 import { historyMessages, recentTurns, type PastTurn } from './history';
 import type { Filters } from './propose-filters';
+import type { UsageMeter } from '../usage/meter';
 
 export interface GroundingRequest {
   /** The question as asked. */
@@ -41,10 +42,16 @@ export interface GroundedTurn {
  */
 export async function groundedTurn(
   ctx: ChatCall,
-  deps: { config: ReturnType<typeof chatConfig>; model: OpenAI; requestId: string },
+  deps: {
+    config: ReturnType<typeof chatConfig>;
+    model: OpenAI;
+    requestId: string;
+    /** Counts the tokens every model call of the turn reports (usage/meter.ts). */
+    meter: UsageMeter;
+  },
   request: GroundingRequest,
 ): Promise<GroundedTurn> {
-  const { config, model, requestId } = deps;
+  const { config, model, requestId, meter } = deps;
   const retrievalQuestion = await standaloneQuestion(
     {
       question: request.question,
@@ -55,14 +62,17 @@ export async function groundedTurn(
       signal: ctx.signal,
       log: ctx.log,
     },
-    { model, chatModel: config.model.chatModel, timeoutMs: config.answer.modelTimeoutMs },
+    { model, chatModel: config.model.chatModel, timeoutMs: config.answer.modelTimeoutMs, meter },
   );
   // Knowledge applies the same token rules to the caller's own token.
   const token = ctx.http ? await tokenOf({ caller: { transport: 'http', context: ctx.http } }) : '';
-  const knowledge = rpcClient(knowledgeService, ctx.env.KNOWLEDGE, {
-    identity: { token },
-    requestId,
-  });
+  const knowledge = rpcClient(
+    knowledgeService,
+    ctx.env.KNOWLEDGE,
+    { identity: { token }, requestId },
+    // Knowledge embeds the question: its tokens are this user's usage.
+    (usage) => meter.addEmbedding(usage.embedding_tokens),
+  );
   // Retrieval starts now, while the token's session is settled and the stream opens.
   const retrieval = startRetrieval(
     knowledge,
@@ -79,6 +89,7 @@ export async function groundedTurn(
       config,
       retrievalQuestion,
       request.scope.collectionIds ?? undefined,
+      meter,
     );
   }
   // The model reads the turns as they were asked, not as they were searched.

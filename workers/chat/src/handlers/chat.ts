@@ -13,6 +13,10 @@ import * as store from '../store/conversations';
 import { startOutcome, type TurnOutcome } from '../answer/turn';
 import { proposeFilters } from '../answer/propose-filters';
 import { gapOfTurn, recordGap } from '../gaps/record';
+import { UsageMeter } from '../usage/meter';
+import { quotaRefusal } from '../usage/quota';
+import { checkQuota, questionStatements } from '../usage/record';
+import { quotaCheck } from '../store/usage';
 
 type Impl = ServiceImpl<typeof chatService, ChatEnv, Principal>;
 type ChatBody = Parameters<Impl['Chat']>[0]['body'];
@@ -39,15 +43,23 @@ export const chat: Impl['Chat'] = async ({ body }, ctx) => {
   const model = createModelClient(config.model, config.answer.modelTimeoutMs);
   const database = chatDb(ctx);
   const asked = bodyScope(body);
+  const language = languageOf(body.prompt);
+  const meter = new UsageMeter();
 
   let conversation: { id: string; title: string; created: boolean };
   let scope: store.TurnScope;
   let turns: (PastTurn & { retrievalQuestion: string })[] = [];
+  // The daily limits are checked in the call's first batch, before any model is asked.
   if (body.conversation_id) {
-    const [[found], recent] = await database.batch([
-      store.conversationById(database.db, body.conversation_id),
-      store.recentMessagesOf(database.db, body.conversation_id, config.answer.history.turns),
-    ]);
+    const [, [found], recent] = await database
+      .batch([
+        quotaCheck(database.db),
+        store.conversationById(database.db, body.conversation_id),
+        store.recentMessagesOf(database.db, body.conversation_id, config.answer.history.turns),
+      ])
+      .catch((err: unknown) => {
+        throw quotaRefusal(err, language);
+      });
     if (!found) throw notFound('conversation');
     conversation = { id: found.id, title: found.title, created: false };
     scope = asked ?? { fileIds: found.fileIds, collectionIds: found.collectionIds };
@@ -58,6 +70,8 @@ export const chat: Impl['Chat'] = async ({ body }, ctx) => {
       answered: turn.status === 'complete' || turn.status === 'incomplete',
     }));
   } else {
+    // A new conversation sends no statement before the answer: the check settles the session.
+    await checkQuota(ctx, language);
     conversation = { id: crypto.randomUUID(), title: titleOf(body.prompt), created: true };
     scope = asked ?? { fileIds: null, collectionIds: null };
   }
@@ -68,7 +82,7 @@ export const chat: Impl['Chat'] = async ({ body }, ctx) => {
   const filters = body.filters ?? proposed;
   const { retrievalQuestion, retrieval, history } = await groundedTurn(
     ctx,
-    { config, model, requestId },
+    { config, model, requestId, meter },
     { question: body.prompt, turns, scope, ...(filters ? { filters } : {}) },
   );
   const turn = {
@@ -76,7 +90,7 @@ export const chat: Impl['Chat'] = async ({ body }, ctx) => {
     createdAt: new Date(),
     question: body.prompt,
     retrievalQuestion,
-    outcome: startOutcome(languageOf(body.prompt)),
+    outcome: startOutcome(language),
   };
 
   async function* stream() {
@@ -109,7 +123,7 @@ export const chat: Impl['Chat'] = async ({ body }, ctx) => {
         { model, chatModel: config.model.chatModel, settings: config.answer },
       );
     } finally {
-      ctx.waitUntil(saveTurn(ctx, conversation, scope, turn, config.model.chatModel));
+      ctx.waitUntil(saveTurn(ctx, conversation, scope, turn, config.model.chatModel, meter));
     }
   }
   return stream();
@@ -140,8 +154,19 @@ async function saveTurn(
     outcome: TurnOutcome;
   },
   chatModel: string,
+  meter: UsageMeter,
 ): Promise<void> {
   const { batch, db } = chatDb(ctx);
+  meter.addGeneration(turn.outcome.usage);
+  // The question's usage and its audit record go with the turn: all three or none.
+  const recorded = questionStatements(ctx, db, {
+    via: 'chat',
+    question: turn.question,
+    collectionIds: scope.collectionIds,
+    outcome: turn.outcome,
+    meter,
+    messageId: turn.id,
+  });
   // A turn refused or failed before the model was asked, or given an official answer as
   // written (标准口径), names no model.
   const asked = turn.outcome.mode !== undefined && turn.outcome.mode !== 'official';
@@ -160,9 +185,10 @@ async function saveTurn(
           ...scope,
         }),
         message,
+        ...recorded,
       ]);
     } else {
-      await batch([message, store.touchConversation(db, conversation.id, scope)]);
+      await batch([message, store.touchConversation(db, conversation.id, scope), ...recorded]);
     }
   } catch (err) {
     // The answer was given; only its record is lost (the database, or a conversation deleted

@@ -7,6 +7,8 @@ import { chatConfig } from '../config';
 import { groundedTurn } from '../answer/grounding';
 import { languageOf } from '../answer/language';
 import { startOutcome } from '../answer/turn';
+import { UsageMeter } from '../usage/meter';
+import { checkQuota, recordQuestion, thenRecord } from '../usage/record';
 import { pieces, type Piece } from '../openai/chunks';
 import { BASE_MODEL, conversationOf, filtersOf, groundingOf } from '../openai/request';
 
@@ -33,15 +35,19 @@ export const createChatCompletion: Impl['CreateChatCompletion'] = async ({ body 
   const { question, turns, instructions } = conversationOf(body, config.answer.maxPromptChars);
   const requestId = ctx.requestId ?? crypto.randomUUID();
   const model = createModelClient(config.model, config.answer.modelTimeoutMs);
+  const language = languageOf(question);
+  // The daily limits, before any model is asked (with the session check, in one batch).
+  await checkQuota(ctx, language);
+  const meter = new UsageMeter();
   const { retrievalQuestion, retrieval, history } = await groundedTurn(
     ctx,
-    { config, model, requestId },
+    { config, model, requestId, meter },
     // The `kbchat.filters` extension; none are proposed from the question here: this door's
     // clients have no way to see or remove them.
     { question, turns, scope: grounding, ...filtersOf(body) },
   );
-  const outcome = startOutcome(languageOf(question));
-  const items = answer(
+  const outcome = startOutcome(language);
+  const answered = answer(
     {
       prompt: question,
       question: retrievalQuestion,
@@ -60,6 +66,19 @@ export const createChatCompletion: Impl['CreateChatCompletion'] = async ({ body 
       settings: { ...config.answer, echoPrompt: false },
     },
   );
+  // However the answer ends, its usage (and audit record) is written after it.
+  const items = thenRecord(answered, () => {
+    meter.addGeneration(outcome.usage);
+    ctx.waitUntil(
+      recordQuestion(ctx, {
+        via: 'openai',
+        question,
+        collectionIds: grounding.collectionIds ?? null,
+        outcome,
+        meter,
+      }),
+    );
+  });
   const head = {
     id: `chatcmpl-${requestId.replaceAll('-', '')}`,
     created: Math.floor(Date.now() / 1000),

@@ -1,10 +1,118 @@
-// PLACEHOLDER (usage helper replaces this file).
-import type { ChatCall } from '../call';
+import { principalOf } from '#shared/auth/principal';
+import type { Principal } from '#shared/auth/roles';
+import type { chatService } from '#shared/contracts/chat';
+import type { ServiceImpl } from '#shared/service';
+import { auditSql } from '#shared/audit/record';
+import { auditActor, chatDb } from '../call';
+import * as store from '../store/usage';
+import { nextUtcMidnight } from '../usage/quota';
+import {
+  amountsOf,
+  everyDay,
+  idOrNull,
+  limitsRow,
+  limitsView,
+  periodOf,
+  totalsOf,
+} from '../usage/report';
 
-const todo = (): never => {
-  throw new Error('not built yet');
+type Impl = ServiceImpl<typeof chatService, ChatEnv, Principal>;
+
+/**
+ * The caller's own usage: per day, per API key, per collection, and today against the daily
+ * limits. One batch. Every statement names the caller: a super admin's policies would
+ * otherwise let in everyone's rows.
+ */
+export const GetUsage: Impl['GetUsage'] = async (params, ctx) => {
+  const { from, to } = periodOf(params);
+  const me = principalOf(ctx).id;
+  const { batch, db } = chatDb(ctx);
+  const [days, keys, collections, today, [limits]] = await batch([
+    store.usageByDay(db, me, from, to),
+    store.usageByKey(db, me, from, to),
+    store.usageByCollection(db, me, from, to),
+    store.usageToday(db, me),
+    store.limits(db),
+  ]);
+  const perDay = everyDay(from, to, days.rows);
+  const used = amountsOf(today.rows[0]);
+  const set = limits ? limitsView(limits) : undefined;
+  return {
+    from,
+    to,
+    totals: totalsOf(perDay),
+    days: perDay,
+    by_key: keys.rows.map((row) => ({
+      ...amountsOf(row),
+      key_id: idOrNull(row.key_id),
+      key_name: idOrNull(row.key_id) ? row.key_name : null,
+    })),
+    by_collection: collections.rows.map((row) => ({
+      ...amountsOf(row),
+      collection_id: idOrNull(row.collection_id),
+      collection_name: row.collection_name,
+    })),
+    today: {
+      questions: used.questions,
+      total_tokens: used.total_tokens,
+      limits: {
+        user_daily_tokens: set?.user_daily_tokens ?? null,
+        user_daily_questions: set?.user_daily_questions ?? null,
+      },
+      resets_at: nextUtcMidnight().toISOString(),
+    },
+  };
 };
-export const GetUsage = async (_: unknown, _ctx: ChatCall) => todo();
-export const GetUsageAll = async (_: unknown, _ctx: ChatCall) => todo();
-export const GetLimits = async (_: unknown, _ctx: ChatCall) => todo();
-export const PutLimits = async (_: unknown, _ctx: ChatCall) => todo();
+
+/** Everyone's usage (super admins: usage_daily's policies let them read every row). */
+export const GetUsageAll: Impl['GetUsageAll'] = async (params, ctx) => {
+  const { from, to } = periodOf(params);
+  const { batch, db } = chatDb(ctx);
+  const [days, users, collections] = await batch([
+    store.usageByDay(db, null, from, to),
+    store.usageByUser(db, from, to),
+    store.usageByCollection(db, null, from, to),
+  ]);
+  const perDay = everyDay(from, to, days.rows);
+  return {
+    from,
+    to,
+    totals: totalsOf(perDay),
+    days: perDay,
+    by_user: users.rows.map((row) => ({
+      ...amountsOf(row),
+      user_id: row.user_id,
+      username: row.username,
+    })),
+    by_collection: collections.rows.map((row) => ({
+      ...amountsOf(row),
+      collection_id: idOrNull(row.collection_id),
+      collection_name: row.collection_name,
+    })),
+  };
+};
+
+export const GetLimits: Impl['GetLimits'] = async (_, ctx) => {
+  const { run, db } = chatDb(ctx);
+  const [row] = await run(store.limits(db));
+  return limitsView(row!);
+};
+
+/** Sets the limits; the change and its `chat.limits_update` record are written together. */
+export const PutLimits: Impl['PutLimits'] = async ({ body }, ctx) => {
+  const { batch, db } = chatDb(ctx);
+  const [[before], [after]] = await batch([
+    store.limits(db),
+    store.setLimits(db, limitsRow(body), principalOf(ctx).id),
+    db.execute(
+      auditSql({
+        action: 'chat.limits_update',
+        actor: auditActor(ctx),
+        object: { type: 'limits', id: '1', label: 'usage_limits' },
+        detail: { limits: body },
+      }),
+    ),
+  ]);
+  ctx.log.info('limits changed', { before: before ?? null, after: after ?? null });
+  return limitsView(after!);
+};

@@ -6,6 +6,7 @@ import { chatDb, type ChatCall } from '../call';
 import type { chatConfig } from '../config';
 import { EMBEDDING_COLUMN_DIMENSIONS } from '../db/schema';
 import { nearestOfficialAnswers } from '../store/official-answers';
+import type { UsageMeter } from '../usage/meter';
 
 type Citation = z.output<typeof OfficialCitation>;
 
@@ -32,8 +33,13 @@ export async function embedQuestion(
   model: ModelSettings,
   question: string,
   signal?: AbortSignal,
+  meter?: UsageMeter,
 ): Promise<number[]> {
-  return embedOne(model, question, { columnDimensions: EMBEDDING_COLUMN_DIMENSIONS, signal });
+  return embedOne(model, question, {
+    columnDimensions: EMBEDDING_COLUMN_DIMENSIONS,
+    signal,
+    onTokens: (tokens) => meter?.addEmbedding(tokens),
+  });
 }
 
 /**
@@ -48,6 +54,7 @@ export function startOfficialMatch(
   config: ReturnType<typeof chatConfig>,
   question: string,
   collectionIds: string[] | undefined,
+  meter?: UsageMeter,
 ): OfficialLookup {
   const lookup = (async () => {
     const { run, db } = chatDb(ctx);
@@ -56,7 +63,7 @@ export function startOfficialMatch(
     // statement. (A check for "any official answers here?" first would spare most chats this
     // second embedding of the question, at one more round trip on the official path: measured
     // 37.6 ms over the floor with it, bench/official.ts.)
-    const embedding = await embedQuestion(config.model, question, ctx.signal);
+    const embedding = await embedQuestion(config.model, question, ctx.signal, meter);
     const candidates = await run(nearestOfficialAnswers(db, embedding, model, collectionIds));
     return chooseMatch(candidates, config.answer.minSimilarity);
   })();

@@ -2,6 +2,7 @@ import { knowledgeConfig } from '../config';
 import { knowledgeDb, type KnowledgeCall } from '../call';
 import { EMBEDDING_COLUMN_DIMENSIONS } from '../db/schema';
 import { embedOne, embeddingModelId } from '#shared/model/embed';
+import { addEmbeddingTokens } from '#shared/service/call-usage';
 import { queryTerms } from '../ingest/search-terms';
 import { searchChunks, SMALL_SCOPE, type SearchMatch, type SearchMode } from '../store/search';
 import {
@@ -112,5 +113,7 @@ export async function embedQuestion(text: string, ctx: KnowledgeCall): Promise<n
   return embedOne(config.model, text, {
     columnDimensions: EMBEDDING_COLUMN_DIMENSIONS,
     signal: ctx.signal,
+    // Told back to an RPC caller (chat), which counts them as its user's usage.
+    onTokens: (tokens) => addEmbeddingTokens(ctx, tokens),
   });
 }

@@ -91,6 +91,8 @@ export async function upload(
       const [winner] = await kdb.run(fileBySha(kdb.db, collectionId, sha256));
       if (winner) return answer(ctx, winner, true, wait);
     }
+    // The collection's file or byte limit (usage_limits), counted by the insert's trigger.
+    if (sqlStateOf(err) === COLLECTION_FULL) throw collectionFull(err);
     throw err;
   }
   if (version) await onlyVersionOnItsWay(ctx, kdb, version, row);
@@ -109,6 +111,30 @@ export async function upload(
     ...(version ? { replaces: version.replacesId, version: version.version } : {}),
   });
   return answer(ctx, row, false, wait);
+}
+
+/** SQLSTATE of kbchat_collection_quota (migration 0027): the collection is at its limit. */
+const COLLECTION_FULL = 'KBQ02';
+
+/** The 413 of a full collection, naming the limit and how far it is used. */
+function collectionFull(err: unknown): AppError {
+  let found: { limit?: string; detail?: string } = {};
+  for (let e: unknown = err, depth = 0; e && depth < 5 && !found.limit; depth++) {
+    const { message, detail } = e as { message?: unknown; detail?: unknown };
+    if (message === 'collection_max_files' || message === 'collection_max_bytes') {
+      found = { limit: message, detail: typeof detail === 'string' ? detail : undefined };
+    }
+    e = (e as { cause?: unknown }).cause;
+  }
+  const [used, allowed] = (found.detail ?? '').split(' ').map(Number);
+  return new AppError('collection_limit_reached', {
+    members: {
+      ...(found.limit ? { limit: found.limit } : {}),
+      ...(Number.isFinite(used) && found.detail ? { used: used! } : {}),
+      ...(Number.isFinite(allowed) && found.detail ? { allowed: allowed! } : {}),
+    },
+    cause: err,
+  });
 }
 
 /** What the upload is, or the 4xx that says why it cannot be read (before anything is stored). */

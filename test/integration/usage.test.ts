@@ -1,0 +1,404 @@
+// Quotas and usage (workers/chat/src/usage, store/usage.ts, migration 0027): every question's
+// tokens counted per day, user, key and collection in the batch that stores it; the daily
+// limits refuse a question with 429 before any model is asked; a full collection refuses an
+// upload before anything is kept; limits are the super admins'. The limits are one row for the
+// whole service, so this file runs on a stack of its own (vitest.config.ts, MODEL_CONTROLLED).
+import { exports } from 'cloudflare:workers';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { makeTextPdf } from '../../dev/fixtures/pdf-builder';
+import { readSse } from '#shared/service';
+import {
+  ACCESS_DENIED,
+  call,
+  createUser,
+  deleteUser,
+  refusal,
+  seededAdminToken,
+  tokenFor,
+  type TestUser,
+} from '../helpers/auth';
+import { queryRows } from '../helpers/database';
+import { bucketKeys, expectProblem } from '../helpers/hostile';
+
+const stack = inject('stack');
+const TAG = crypto.randomUUID().slice(0, 8);
+const WORD = `Usagrove${TAG}`;
+const NO_ID = '00000000-0000-0000-0000-000000000000';
+
+type User = TestUser & { token: string };
+let admin = '';
+let alice: User;
+let bob: User;
+let collection = '';
+let key = { id: '', key: '' };
+
+interface Amounts {
+  questions: number;
+  embedding_tokens: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+interface Report {
+  totals: Amounts;
+  days: (Amounts & { day: string })[];
+  by_key: (Amounts & { key_id: string | null; key_name: string | null })[];
+  by_collection: (Amounts & { collection_id: string | null; collection_name: string | null })[];
+  today: { questions: number; total_tokens: number; limits: object; resets_at: string };
+}
+interface Limits {
+  user_daily_tokens: number | null;
+  user_daily_questions: number | null;
+  collection_max_bytes: number | null;
+  collection_max_files: number | null;
+  audit_questions: boolean;
+  audit_retention_days: number;
+}
+const NO_LIMITS: Limits = {
+  user_daily_tokens: null,
+  user_daily_questions: null,
+  collection_max_bytes: null,
+  collection_max_files: null,
+  audit_questions: true,
+  audit_retention_days: 1095,
+};
+
+const data = async <T>(res: Response): Promise<T> => {
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await res.json<{ data: T }>()).data;
+};
+
+async function userWithToken(): Promise<User> {
+  const user = await createUser();
+  return { ...user, token: await tokenFor(user.username, user.password) };
+}
+
+const chatRequest = (token: string, body: Record<string, unknown>) =>
+  exports.default.fetch(
+    new Request('http://kb.test/modulechat/chat', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    }),
+  );
+
+async function chat(token: string, body: Record<string, unknown>) {
+  const res = await chatRequest(token, body);
+  expect(res.status).toBe(200);
+  const events: { event: string; data: Record<string, unknown> }[] = [];
+  for await (const { event, data: text } of readSse(res.body!)) {
+    events.push({ event, data: JSON.parse(text) as Record<string, unknown> });
+  }
+  return events;
+}
+
+const door = (token: string, body: Record<string, unknown>) =>
+  call('/modulechat/v1/chat/completions', { token, json: body });
+
+/** A limit's refusal: the problem shape with the limit's own members, and no internals. */
+async function limitProblem(res: Response, status: number, code: string) {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  expect(res.headers.get('content-type'), text).toBe('application/problem+json');
+  const body = JSON.parse(text) as Record<string, unknown>;
+  expect(body, text).toMatchObject({
+    type: 'about:blank',
+    status,
+    code,
+    detail: expect.any(String),
+  });
+  expect(text).not.toMatch(/drizzle|neon|postgres|SQLSTATE|KBQ0/i);
+  return body;
+}
+
+const putLimits = (token: string, limits: Limits) =>
+  call('/modulechat/limits', { token, method: 'PUT', json: limits });
+
+/** Today's usage rows of a user (the database's own view, not the API's). */
+const rowsOf = (userId: string) =>
+  queryRows<{
+    key_id: string;
+    collection_id: string;
+    questions: number;
+    embedding_tokens: string;
+    prompt_tokens: string;
+    completion_tokens: string;
+  }>(sql`select key_id::text, collection_id::text, questions, embedding_tokens::text,
+    prompt_tokens::text, completion_tokens::text from usage_daily
+    where user_id = ${userId}::uuid and day = (now() at time zone 'UTC')::date`);
+
+/** The chat completions the offline model was asked that mention `text`. */
+async function completionsMentioning(text: string): Promise<number> {
+  const res = await fetch(`${stack.modelControlUrl}/requests`);
+  const all = await res.json<{ path: string; body: unknown }[]>();
+  return all.filter((r) => r.path !== '/_control' && JSON.stringify(r.body).includes(text)).length;
+}
+
+/** Waits for the turn stored after the stream (waitUntil) to show in the usage rows. */
+async function settledRows(userId: string, questions: number) {
+  await expect
+    .poll(async () => (await rowsOf(userId)).reduce((n, r) => n + r.questions, 0), {
+      timeout: 10_000,
+    })
+    .toBe(questions);
+  return rowsOf(userId);
+}
+
+beforeAll(async () => {
+  admin = await seededAdminToken();
+  [alice, bob] = await Promise.all([userWithToken(), userWithToken()]);
+  await data(await putLimits(admin, NO_LIMITS));
+  collection = (
+    await data<{ id: string }>(
+      await call('/moduleknowledge/collection', {
+        token: alice.token,
+        json: { name: `Usage ${TAG}` },
+      }),
+    )
+  ).id;
+  const form = new FormData();
+  form.append(
+    'file',
+    new File(
+      [makeTextPdf([`The ${WORD} ferry leaves the harbour at seven every morning, all year.`])],
+      'ferry.pdf',
+    ),
+  );
+  form.append('collection_id', collection);
+  await data(await call('/moduleknowledge/upload', { token: alice.token, body: form }));
+  key = await data<{ id: string; key: string }>(
+    await call('/moduleauth/api_key', { token: alice.token, json: { name: `script ${TAG}` } }),
+  );
+});
+
+afterAll(async () => {
+  await putLimits(admin, NO_LIMITS);
+  for (const user of [alice, bob]) if (user) await deleteUser(user.id);
+});
+
+describe('usage is recorded', () => {
+  it('for the SSE chat: the question, its embedding and generation tokens, under the user and the collection asked, with a chat.question audit record', async () => {
+    const question = `When does the ${WORD} ferry leave?`;
+    const events = await chat(alice.token, { prompt: question, collection_id: [collection] });
+    const done = events.find((e) => e.event === 'done')?.data as { usage?: Amounts } | undefined;
+    expect(done, JSON.stringify(events)).toBeDefined();
+    const [row] = await settledRows(alice.id, 1);
+    expect(row).toMatchObject({ key_id: NO_ID, collection_id: collection, questions: 1 });
+    // The offline model reports its counts the OpenAI way; the stored ones are what it told.
+    expect(Number(row!.embedding_tokens)).toBeGreaterThan(0);
+    expect(Number(row!.prompt_tokens)).toBe(done!.usage!.prompt_tokens);
+    expect(Number(row!.completion_tokens)).toBe(done!.usage!.completion_tokens);
+
+    const audit = await queryRows<{
+      actor_id: string;
+      detail: { question: string; files: { name: string }[]; status: string };
+    }>(
+      sql`select actor_id::text, detail from audit_events
+          where action = 'chat.question' and detail->>'question' = ${question}`,
+    );
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ actor_id: alice.id, detail: { status: 'complete' } });
+    expect(audit[0]!.detail.files.map((f) => f.name)).toEqual(['ferry.pdf']);
+  });
+
+  it('for the OpenAI door with an API key: under the key, streamed or not', async () => {
+    const before = (await rowsOf(alice.id)).reduce((n, r) => n + r.questions, 0);
+    const model = `kbchat-collections:${collection}`;
+    const plain = await door(key.key, {
+      model,
+      messages: [{ role: 'user', content: `At what hour does the ${WORD} ferry leave?` }],
+    });
+    expect(plain.status, await plain.clone().text()).toBe(200);
+    const completion = await plain.json<{ usage: { prompt_tokens: number } }>();
+    expect(completion.usage.prompt_tokens).toBeGreaterThan(0);
+    const streamed = await door(key.key, {
+      model,
+      stream: true,
+      messages: [{ role: 'user', content: `Does the ${WORD} ferry run all year?` }],
+    });
+    expect(streamed.status).toBe(200);
+    await streamed.text();
+    const rows = await settledRows(alice.id, before + 2);
+    const byKey = rows.find((r) => r.key_id === key.id);
+    expect(byKey).toMatchObject({ collection_id: collection, questions: 2 });
+    expect(Number(byKey!.embedding_tokens)).toBeGreaterThan(0);
+    expect(Number(byKey!.prompt_tokens)).toBeGreaterThan(0);
+    expect(Number(byKey!.completion_tokens)).toBeGreaterThan(0);
+  });
+
+  it('GET usage answers the caller’s own, by key with its name and by collection with its name', async () => {
+    const mine = await data<Report>(await call('/modulechat/usage', { token: alice.token }));
+    expect(mine.totals.questions).toBe(3);
+    expect(mine.days).toHaveLength(30);
+    expect(mine.today.questions).toBe(3);
+    expect(mine.today.total_tokens).toBe(mine.totals.total_tokens);
+    expect(Date.parse(mine.today.resets_at)).toBeGreaterThan(Date.now());
+    expect(mine.by_key).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ key_id: key.id, key_name: `script ${TAG}`, questions: 2 }),
+        expect.objectContaining({ key_id: null, key_name: null, questions: 1 }),
+      ]),
+    );
+    expect(mine.by_collection).toEqual([
+      expect.objectContaining({
+        collection_id: collection,
+        collection_name: `Usage ${TAG}`,
+        questions: 3,
+      }),
+    ]);
+    // Bob has asked nothing: he sees none of Alice's.
+    const his = await data<Report>(await call('/modulechat/usage', { token: bob.token }));
+    expect(his.totals.questions).toBe(0);
+    expect(his.by_key).toEqual([]);
+    // The admin sees everyone's in usage_all, and only their own in usage.
+    const own = await data<Report>(await call('/modulechat/usage', { token: admin }));
+    expect(own.by_collection.some((c) => c.collection_id === collection)).toBe(false);
+    const all = await data<{ by_user: { user_id: string; username: string; questions: number }[] }>(
+      await call('/modulechat/usage_all', { token: admin }),
+    );
+    expect(all.by_user).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ user_id: alice.id, username: alice.username, questions: 3 }),
+      ]),
+    );
+  });
+
+  it('refuses a period that runs backwards or longer than a year', async () => {
+    await expectProblem(
+      await call('/modulechat/usage?from=2026-02-01&to=2026-01-01', { token: alice.token }),
+      [400],
+      ['validation_failed'],
+    );
+    await expectProblem(
+      await call('/modulechat/usage?from=2020-01-01&to=2026-01-01', { token: alice.token }),
+      [400],
+      ['validation_failed'],
+    );
+  });
+});
+
+describe('limits', () => {
+  it('are read and set by super admins only, and a change is in the audit trail', async () => {
+    for (const res of [
+      await call('/modulechat/limits', { token: bob.token }),
+      await putLimits(bob.token, { ...NO_LIMITS, user_daily_questions: 1000 }),
+      await call('/modulechat/usage_all', { token: bob.token }),
+    ]) {
+      expect(await refusal(res)).toEqual(ACCESS_DENIED);
+    }
+    expect(await data<Limits>(await call('/modulechat/limits', { token: admin }))).toEqual(
+      NO_LIMITS,
+    );
+    const set = { ...NO_LIMITS, collection_max_bytes: 10_000_000_000, audit_retention_days: 400 };
+    expect(await data<Limits>(await putLimits(admin, set))).toEqual(set);
+    expect(await data<Limits>(await call('/modulechat/limits', { token: admin }))).toEqual(set);
+    const records = await queryRows<{ detail: { limits: Limits } }>(
+      sql`select detail from audit_events where action = 'chat.limits_update' order by id desc limit 1`,
+    );
+    expect(records[0]!.detail.limits).toEqual(set);
+    await expectProblem(
+      await putLimits(admin, { ...set, user_daily_questions: 0 }),
+      [400],
+      ['validation_failed'],
+    );
+    await data(await putLimits(admin, NO_LIMITS));
+  });
+
+  it('a user over the question limit gets 429 with resets_at, in their language, and no model is asked', async () => {
+    await data(await putLimits(admin, { ...NO_LIMITS, user_daily_questions: 3 }));
+    const question = `${WORD} 渡轮几点出发？`;
+    const res = await chatRequest(alice.token, { prompt: question });
+    const body = (await limitProblem(res, 429, 'quota_exceeded')) as {
+      resets_at: string;
+      limit: string;
+      detail: string;
+    };
+    expect(body.limit).toBe('user_daily_questions');
+    expect(body.detail).toMatch(/上限/);
+    const resets = new Date(body.resets_at);
+    expect(resets.getUTCHours()).toBe(0);
+    expect(resets.getTime()).toBeGreaterThan(Date.now());
+    expect(resets.getTime() - Date.now()).toBeLessThanOrEqual(86_400_000);
+    expect(Number(res.headers.get('Retry-After'))).toBeGreaterThan(0);
+
+    // A follow-up in a stored conversation too (the check rides in its first batch).
+    const [conversation] = await queryRows<{ conversation_id: string }>(
+      sql`select m.conversation_id::text from messages m join conversations c on c.id = m.conversation_id
+          where c.user_id = ${alice.id}::uuid limit 1`,
+    );
+    const followUp = `And on Sundays, ${WORD}?`;
+    await limitProblem(
+      await chatRequest(alice.token, {
+        prompt: followUp,
+        conversation_id: conversation!.conversation_id,
+      }),
+      429,
+      'quota_exceeded',
+    );
+    // The door, in OpenAI's error shape.
+    const refused = await door(key.key, {
+      model: 'kbchat',
+      messages: [{ role: 'user', content: `Who runs the ${WORD} ferry?` }],
+    });
+    expect(refused.status).toBe(429);
+    const openAi = await refused.json<{ error: { type: string; code: string } }>();
+    expect(openAi.error).toMatchObject({ type: 'rate_limit_error', code: 'quota_exceeded' });
+
+    // Nothing was asked of any model, nothing stored, nothing counted.
+    for (const text of [question, followUp, `Who runs the ${WORD} ferry?`]) {
+      expect(await completionsMentioning(text)).toBe(0);
+    }
+    const stored = await queryRows(sql`select 1 from messages where question = ${question}`);
+    expect(stored).toEqual([]);
+    expect((await rowsOf(alice.id)).reduce((n, r) => n + r.questions, 0)).toBe(3);
+
+    // Bob, under the limit, is answered.
+    const answered = await chat(bob.token, { prompt: `When does the ${WORD} ferry leave?` });
+    // (His question finds nothing he may read: a refusal of the answer, not of the asker.)
+    expect(answered.some((e) => e.event === 'conversation')).toBe(true);
+    expect(answered.some((e) => e.data.code === 'quota_exceeded')).toBe(false);
+    await data(await putLimits(admin, NO_LIMITS));
+  });
+
+  it('the token limit refuses once the day’s tokens reach it', async () => {
+    await data(await putLimits(admin, { ...NO_LIMITS, user_daily_tokens: 1 }));
+    const problem = await limitProblem(
+      await chatRequest(alice.token, { prompt: `Is the ${WORD} ferry late?` }),
+      429,
+      'quota_exceeded',
+    );
+    expect(problem.limit).toBe('user_daily_tokens');
+    await data(await putLimits(admin, NO_LIMITS));
+  });
+
+  it('a collection at its file limit refuses an upload, keeping nothing', async () => {
+    await data(await putLimits(admin, { ...NO_LIMITS, collection_max_files: 1 }));
+    const keysBefore = (await bucketKeys()).length;
+    const form = new FormData();
+    form.append('file', new File([makeTextPdf([`A second ${WORD} timetable.`])], 'second.pdf'));
+    form.append('collection_id', collection);
+    const problem = await limitProblem(
+      await call('/moduleknowledge/upload', { token: alice.token, body: form }),
+      413,
+      'collection_limit_reached',
+    );
+    expect(problem).toMatchObject({ limit: 'collection_max_files', used: 1, allowed: 1 });
+    const files = await queryRows(
+      sql`select 1 from files where collection_id = ${collection}::uuid and name = 'second.pdf'`,
+    );
+    expect(files).toEqual([]);
+    expect((await bucketKeys()).length).toBe(keysBefore);
+
+    // The byte limit too.
+    await data(await putLimits(admin, { ...NO_LIMITS, collection_max_bytes: 10 }));
+    const bytes = await limitProblem(
+      await call('/moduleknowledge/upload', { token: alice.token, body: form }),
+      413,
+      'collection_limit_reached',
+    );
+    expect(bytes.limit).toBe('collection_max_bytes');
+    expect((await bucketKeys()).length).toBe(keysBefore);
+    await data(await putLimits(admin, NO_LIMITS));
+  });
+});
