@@ -17,6 +17,7 @@ import { record } from './catalogue/record';
 import { reindex } from './catalogue/reindex';
 import { retrieval } from './catalogue/retrieval';
 import { support } from './catalogue/support';
+import { usage } from './catalogue/usage';
 import { users } from './catalogue/users';
 import { versions } from './catalogue/versions';
 import { viewer } from './catalogue/viewer';
@@ -47,6 +48,7 @@ const catalogue = {
   reindex,
   retrieval,
   support,
+  usage,
   users,
   versions,
   viewer,

@@ -1,4 +1,130 @@
-// PLACEHOLDER: its helper replaces this file.
+import { useEffect, useState } from 'preact/hooks';
+import { DataTable } from '../components/data-table';
+import { Notice } from '../components/notice';
+import { Page } from '../components/page';
+import { useApp } from '../context';
+import { failureText } from '../i18n/failure';
+import { formatDate } from '../i18n/format';
+import { messages } from '../i18n/messages';
+import { amountColumns, DayChart, usedDays, type UsageReport } from './usage-parts';
+
+/**
+ * My usage (`#/usage`): today against the daily limits and when they reset, the last 30 days
+ * as a small chart with the same figures in a table, and the period per API key and per
+ * collection.
+ */
 export function UsagePage() {
-  return null;
+  const ctx = useApp();
+  const { api, signal } = ctx;
+  const [report, setReport] = useState<UsageReport>();
+  const [problem, setProblem] = useState<string>();
+  const all = messages();
+  const m = all.usage;
+
+  useEffect(() => {
+    api.chat.GetUsage({}, { signal }).then(setReport, (err: unknown) => {
+      if (signal.aborted) return;
+      const failure = ctx.fail(err);
+      if (failure.status !== 401) setProblem(m.loadFailed(failureText(failure, messages())));
+    });
+  }, []);
+
+  return (
+    <Page class="usage-page" heading={m.title}>
+      <p class="hint">{m.intro}</p>
+      <Notice tone="error" text={problem} />
+      {!report && !problem && <p role="status">{m.loading}</p>}
+      {report && <Report report={report} m={m} />}
+    </Page>
+  );
+}
+
+function Report({ report, m }: { report: UsageReport; m: ReturnType<typeof messages>['usage'] }) {
+  const { today } = report;
+  const over =
+    (today.limits.user_daily_questions !== null &&
+      today.questions >= today.limits.user_daily_questions) ||
+    (today.limits.user_daily_tokens !== null &&
+      today.total_tokens >= today.limits.user_daily_tokens);
+  const days = usedDays(report.days);
+  return (
+    <>
+      <section class="usage-today" aria-labelledby="usage-today-heading">
+        <h2 id="usage-today-heading">{m.today}</h2>
+        <dl class="usage-figures">
+          <div>
+            <dt>{m.questionsToday}</dt>
+            <dd>{m.ofLimit(today.questions, today.limits.user_daily_questions)}</dd>
+          </div>
+          <div>
+            <dt>{m.tokensToday}</dt>
+            <dd>{m.ofLimit(today.total_tokens, today.limits.user_daily_tokens)}</dd>
+          </div>
+        </dl>
+        <p class="hint">{m.resetsAt(formatDate(today.resets_at))}</p>
+        <Notice tone="warning" text={over ? m.overLimit : undefined} />
+      </section>
+      <section aria-labelledby="usage-days-heading">
+        <h2 id="usage-days-heading">{m.period(report.from, report.to)}</h2>
+        <div class="usage-charts">
+          <DayChart days={report.days} pick={(d) => d.total_tokens} title={m.chartTitle} m={m} />
+          <DayChart
+            days={report.days}
+            pick={(d) => d.questions}
+            title={m.chartQuestionsTitle}
+            m={m}
+          />
+        </div>
+        {days.length === 0 ? (
+          <p>{m.nothingYet}</p>
+        ) : (
+          <DataTable
+            class="usage-days"
+            caption={m.perDay(days.length)}
+            columns={[
+              { header: m.day, rowHeader: true, cell: (row) => row.day },
+              ...amountColumns<(typeof days)[number]>(m),
+            ]}
+            rows={days}
+            rowKey={(row) => row.day}
+          />
+        )}
+      </section>
+      {report.by_key.length > 0 && (
+        <DataTable
+          class="usage-keys"
+          caption={m.perKey(report.by_key.length)}
+          columns={[
+            {
+              header: m.key,
+              rowHeader: true,
+              cell: (row) => (row.key_id === null ? m.signedIn : (row.key_name ?? m.deletedKey)),
+            },
+            ...amountColumns<UsageReport['by_key'][number]>(m),
+          ]}
+          rows={report.by_key}
+          rowKey={(row) => row.key_id ?? 'none'}
+        />
+      )}
+      {report.by_collection.length > 0 && (
+        <DataTable
+          class="usage-collections"
+          caption={m.perCollection(report.by_collection.length)}
+          columns={[
+            {
+              header: m.collection,
+              rowHeader: true,
+              cell: (row) =>
+                row.collection_id === null
+                  ? m.noCollection
+                  : (row.collection_name ?? m.unreadableCollection),
+            },
+            ...amountColumns<UsageReport['by_collection'][number]>(m),
+          ]}
+          rows={report.by_collection}
+          rowKey={(row) => row.collection_id ?? 'none'}
+        />
+      )}
+    </>
+  );
 }

@@ -1,0 +1,93 @@
+import type { AppContext } from '../context';
+import type { Column } from '../components/data-table';
+import { formatInteger } from '../i18n/format';
+import type { Messages } from '../i18n/messages';
+import { useUniqueId } from '../components/unique-id';
+
+export type UsageReport = Awaited<ReturnType<AppContext['api']['chat']['GetUsage']>>;
+export type UsageOverview = Awaited<ReturnType<AppContext['api']['chat']['GetUsageAll']>>;
+export type Amounts = UsageReport['totals'];
+export type UsageDay = UsageReport['days'][number];
+
+/** The columns every usage table shares after its first: questions and the three kinds of tokens. */
+export function amountColumns<Row extends Amounts>(m: Messages['usage']): Column<Row>[] {
+  const number = (pick: (row: Row) => number) => (row: Row) => (
+    <span class="number">{formatInteger(pick(row))}</span>
+  );
+  return [
+    { header: m.questions, cell: number((r) => r.questions) },
+    { header: m.embeddingTokens, cell: number((r) => r.embedding_tokens) },
+    { header: m.promptTokens, cell: number((r) => r.prompt_tokens) },
+    { header: m.completionTokens, cell: number((r) => r.completion_tokens) },
+    { header: m.totalTokens, cell: number((r) => r.total_tokens) },
+  ];
+}
+
+const WIDTH = 600;
+const HEIGHT = 160;
+const LABEL_SPACE = 18;
+
+/**
+ * A small bar chart of one figure per day, drawn as SVG: one image to assistive technology
+ * (its title and a description that points to the table with the same figures), a bar per
+ * day with its own tooltip for the mouse. No chart library: a few rectangles.
+ */
+export function DayChart(props: {
+  days: readonly UsageDay[];
+  pick: (day: UsageDay) => number;
+  title: string;
+  m: Messages['usage'];
+}) {
+  const id = useUniqueId('usage-chart');
+  const values = props.days.map(props.pick);
+  const max = Math.max(0, ...values);
+  const step = WIDTH / Math.max(1, props.days.length);
+  const barWidth = Math.max(2, step * 0.7);
+  const plot = HEIGHT - LABEL_SPACE;
+  const first = props.days[0]?.day;
+  const last = props.days.at(-1)?.day;
+  return (
+    <figure class="usage-chart">
+      <figcaption id={`${id}-title`}>{props.title}</figcaption>
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="img"
+        aria-labelledby={`${id}-title ${id}-desc`}
+        preserveAspectRatio="none"
+      >
+        <desc id={`${id}-desc`}>{props.m.chartDescription(props.days.length, max)}</desc>
+        <line x1="0" y1={plot} x2={WIDTH} y2={plot} class="axis" />
+        {props.days.map((day, i) => {
+          const value = values[i]!;
+          const height = max === 0 ? 0 : Math.max(value > 0 ? 1 : 0, (value / max) * (plot - 4));
+          return (
+            <rect
+              key={day.day}
+              x={i * step + (step - barWidth) / 2}
+              y={plot - height}
+              width={barWidth}
+              height={height}
+              class="bar"
+            >
+              <title>{`${day.day}: ${formatInteger(value)}`}</title>
+            </rect>
+          );
+        })}
+        {first && (
+          <text x="0" y={HEIGHT - 4} class="tick">
+            {first}
+          </text>
+        )}
+        {last && last !== first && (
+          <text x={WIDTH} y={HEIGHT - 4} class="tick end">
+            {last}
+          </text>
+        )}
+      </svg>
+    </figure>
+  );
+}
+
+/** The days that had any use, newest first: what the per-day table lists beside the chart. */
+export const usedDays = (days: readonly UsageDay[]) =>
+  days.filter((d) => d.questions > 0 || d.total_tokens > 0).reverse();
