@@ -46,6 +46,51 @@ describe('the API reference', () => {
     },
   );
 
+  it('groups the routes by module, each with a summary and its roles', async () => {
+    const { page, context, errors } = await openPage(browser, stack().baseUrl, 'desktop');
+    try {
+      await page.goto('/docs');
+      await expect.poll(() => page.locator('.opblock').count()).toBeGreaterThan(18);
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+      expect(await page.locator('.opblock-tag').allTextContents()).toEqual([
+        expect.stringMatching(/^auth/),
+        expect.stringMatching(/^knowledge/),
+        expect.stringMatching(/^chat/),
+      ]);
+      const users = page.locator('.opblock', { hasText: '/moduleauth/users' }).first();
+      expect(await users.locator('.opblock-summary-description').textContent()).toBe(
+        'Every user, oldest first, a page at a time [SUPER_ADMIN]',
+      );
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it.each(['desktop', 'phone'] as const)(
+    '/docs?lang=zh is in Chinese on a %s: the page’s language, title and every summary',
+    async (viewport) => {
+      const { page, context, errors } = await openPage(browser, stack().baseUrl, viewport, 'zh-CN');
+      try {
+        await page.goto('/docs?lang=zh');
+        await expect.poll(() => page.locator('.opblock').count()).toBeGreaterThan(18);
+        expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+        expect(await page.title()).toBe('kbchat：知识库问答 API 参考');
+        const summaries = await page.locator('.opblock-summary-description').allTextContents();
+        expect(summaries.length).toBeGreaterThan(18);
+        for (const summary of summaries) expect(summary).toMatch(/\p{Script=Han}/u);
+        const users = page.locator('.opblock', { hasText: '/moduleauth/users' }).first();
+        expect(await users.locator('.opblock-summary-description').textContent()).toBe(
+          '所有用户，按创建时间从早到晚，分页 [SUPER_ADMIN]',
+        );
+        await screenshot(page, `${viewport}-zh-api-docs`);
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+
   it('tries GET /moduleauth/me with a bearer token', async () => {
     const { page, context, errors } = await openPage(browser, stack().baseUrl, 'desktop');
     try {
