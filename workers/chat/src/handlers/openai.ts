@@ -71,7 +71,8 @@ export const createChatCompletion: Impl['CreateChatCompletion'] = async ({ body 
     meter.addGeneration(outcome.usage);
     ctx.waitUntil(
       recordQuestion(ctx, {
-        via: 'openai',
+        // The MCP server's `ask` answers through this door (workers/chat/src/mcp/server.ts).
+        via: ctx.route === 'PostMcp' ? 'mcp' : 'openai',
         question,
         collectionIds: grounding.collectionIds ?? null,
         outcome,
