@@ -31,6 +31,7 @@ let admin = '';
 let alice: User;
 let bob: User;
 let collection = '';
+let fileId = '';
 let key = { id: '', key: '' };
 
 interface Amounts {
@@ -166,7 +167,11 @@ beforeAll(async () => {
     ),
   );
   form.append('collection_id', collection);
-  await data(await call('/moduleknowledge/upload', { token: alice.token, body: form }));
+  fileId = (
+    await data<{ id: string }>(
+      await call('/moduleknowledge/upload', { token: alice.token, body: form }),
+    )
+  ).id;
   key = await data<{ id: string; key: string }>(
     await call('/moduleauth/api_key', { token: alice.token, json: { name: `script ${TAG}` } }),
   );
@@ -186,7 +191,16 @@ describe('usage is recorded', () => {
     const [row] = await settledRows(alice.id, 1);
     expect(row).toMatchObject({ key_id: NO_ID, collection_id: collection, questions: 1 });
     // The offline model reports its counts the OpenAI way; the stored ones are what it told.
-    expect(Number(row!.embedding_tokens)).toBeGreaterThan(0);
+    // The question was embedded twice: by knowledge for the search (its tokens told back over
+    // RPC) and by chat for the official-answer lookup; each as the model counts it.
+    const one = await fetch(stack.modelControlUrl.replace(/\/_control$/, '/v1/embeddings'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ model: 'offline-embedding', input: question }),
+    });
+    const tokens = (await one.json<{ usage: { prompt_tokens: number } }>()).usage.prompt_tokens;
+    expect(tokens).toBeGreaterThan(0);
+    expect(Number(row!.embedding_tokens)).toBe(2 * tokens);
     expect(Number(row!.prompt_tokens)).toBe(done!.usage!.prompt_tokens);
     expect(Number(row!.completion_tokens)).toBe(done!.usage!.completion_tokens);
 
@@ -227,24 +241,42 @@ describe('usage is recorded', () => {
     expect(Number(byKey!.completion_tokens)).toBeGreaterThan(0);
   });
 
+  it('counts no embedding when none was made (a chat over a whole small file): nothing is estimated', async () => {
+    const before = (await rowsOf(alice.id)).find((r) => r.key_id === NO_ID)!;
+    const question = `Which ${WORD} ferry leaves at seven?`;
+    const events = await chat(alice.token, { prompt: question, file_id: [fileId] });
+    expect(events.some((e) => e.event === 'done')).toBe(true);
+    const rows = await settledRows(alice.id, 4);
+    const embedded = await fetch(`${stack.modelControlUrl}/requests?path=/v1/embeddings`);
+    const asked = (await embedded.json<{ body: { input: unknown } }[]>()).filter((r) =>
+      JSON.stringify(r.body.input).includes(question),
+    );
+    // The file's whole text fits the prompt: knowledge does not embed the question.
+    expect(asked).toHaveLength(0);
+    const after = rows.find((r) => r.key_id === NO_ID)!;
+    expect(after.questions).toBe(2);
+    expect(after.embedding_tokens).toBe(before.embedding_tokens);
+    expect(Number(after.prompt_tokens)).toBeGreaterThan(Number(before.prompt_tokens));
+  });
+
   it('GET usage answers the caller’s own, by key with its name and by collection with its name', async () => {
     const mine = await data<Report>(await call('/modulechat/usage', { token: alice.token }));
-    expect(mine.totals.questions).toBe(3);
+    expect(mine.totals.questions).toBe(4);
     expect(mine.days).toHaveLength(30);
-    expect(mine.today.questions).toBe(3);
+    expect(mine.today.questions).toBe(4);
     expect(mine.today.total_tokens).toBe(mine.totals.total_tokens);
     expect(Date.parse(mine.today.resets_at)).toBeGreaterThan(Date.now());
     expect(mine.by_key).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ key_id: key.id, key_name: `script ${TAG}`, questions: 2 }),
-        expect.objectContaining({ key_id: null, key_name: null, questions: 1 }),
+        expect.objectContaining({ key_id: null, key_name: null, questions: 2 }),
       ]),
     );
     expect(mine.by_collection).toEqual([
       expect.objectContaining({
         collection_id: collection,
         collection_name: `Usage ${TAG}`,
-        questions: 3,
+        questions: 4,
       }),
     ]);
     // Bob has asked nothing: he sees none of Alice's.
@@ -259,7 +291,7 @@ describe('usage is recorded', () => {
     );
     expect(all.by_user).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ user_id: alice.id, username: alice.username, questions: 3 }),
+        expect.objectContaining({ user_id: alice.id, username: alice.username, questions: 4 }),
       ]),
     );
   });
@@ -306,7 +338,7 @@ describe('limits', () => {
   });
 
   it('a user over the question limit gets 429 with resets_at, in their language, and no model is asked', async () => {
-    await data(await putLimits(admin, { ...NO_LIMITS, user_daily_questions: 3 }));
+    await data(await putLimits(admin, { ...NO_LIMITS, user_daily_questions: 4 }));
     const question = `${WORD} 渡轮几点出发？`;
     const res = await chatRequest(alice.token, { prompt: question });
     const body = (await limitProblem(res, 429, 'quota_exceeded')) as {
@@ -351,7 +383,7 @@ describe('limits', () => {
     }
     const stored = await queryRows(sql`select 1 from messages where question = ${question}`);
     expect(stored).toEqual([]);
-    expect((await rowsOf(alice.id)).reduce((n, r) => n + r.questions, 0)).toBe(3);
+    expect((await rowsOf(alice.id)).reduce((n, r) => n + r.questions, 0)).toBe(4);
 
     // Bob, under the limit, is answered.
     const answered = await chat(bob.token, { prompt: `When does the ${WORD} ferry leave?` });
