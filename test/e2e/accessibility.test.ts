@@ -107,6 +107,18 @@ describe.each([
         await expect.poll(() => page.locator('dialog[open]').count()).toBe(1);
         await expectNoSeriousViolations(page, `${viewport} dialog`);
         await page.keyboard.press('Escape');
+
+        // The account screens, and the user menu open over them.
+        await page.goto('/#/account');
+        await expect.poll(() => page.locator('.account-page h1').count()).toBe(1);
+        await expectNoSeriousViolations(page, `${viewport} account`);
+        await page.locator('.user-menu .menu-button').click();
+        await expect.poll(() => page.locator('.user-menu .menu-list').isVisible()).toBe(true);
+        await expectNoSeriousViolations(page, `${viewport} user menu`);
+        await page.keyboard.press('Escape');
+        await page.goto('/#/keys');
+        await expect.poll(() => page.locator('.keys-page .empty, table.api-keys').count()).toBe(1);
+        await expectNoSeriousViolations(page, `${viewport} API keys`);
         expect(errors).toEqual([]);
       } finally {
         await context.close();

@@ -388,6 +388,8 @@ describe('a super admin’s session on a desktop screen', () => {
   });
 
   it('logs out', async () => {
+    // Log out is in the user menu, behind the button with the username.
+    await page.locator('.user-menu .menu-button').click();
     await page.getByRole('button', { name: 'Log out' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('You have logged out.');
     expect(await page.evaluate(() => sessionStorage.getItem('kbchat.token'))).toBeNull();

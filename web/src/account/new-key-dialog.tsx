@@ -5,7 +5,7 @@ import { now, t, type Localized } from '../i18n/bind';
 import { messages } from '../i18n/messages';
 
 /**
- * Shows a new key, the only time it is ever shown: in a read-only box (selected, so that it
+ * Shows a new key, the only time it is ever shown: in a read-only box, whole (selected on focus, so that it
  * can be copied by hand too), a Copy button, and the warning that it will not be shown again.
  */
 export function newKeyDialog(name: string, key: string): Promise<void> {
@@ -30,10 +30,11 @@ function NewKey({ name, secret, close }: { name: string; secret: string; close()
       <p class="notice warning">{m.account.newKeyWarning}</p>
       <Field label={m.account.newKey} class="new-key">
         {({ id }) => (
-          <input
+          <textarea
             id={id}
             class="secret"
             readOnly
+            rows={2}
             value={secret}
             spellcheck={false}
             autocomplete="off"
