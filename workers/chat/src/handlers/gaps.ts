@@ -4,7 +4,8 @@ import type { GapReport } from '#shared/contracts/answer-upkeep';
 import type { chatService, ChatSource } from '#shared/contracts/chat';
 import { AppError, notFound } from '#shared/errors/app-error';
 import type { ServiceImpl } from '#shared/service';
-import { chatDb, type ChatCall } from '../call';
+import { auditActor, chatDb, type ChatCall } from '../call';
+import { recorded } from '../store/audit';
 import { GROUP_SIMILARITY, groupGaps, pairKey } from '../gaps/cluster';
 import { gapsCsv } from '../gaps/csv';
 import * as store from '../store/gaps';
@@ -41,7 +42,18 @@ export const GetGaps: Impl['GetGaps'] = ({ collection_id, resolved }, ctx) =>
   report(ctx, collection_id, resolved === true);
 
 export const GetGapsExport: Impl['GetGapsExport'] = async ({ collection_id, resolved }, ctx) => {
-  const csv = gapsCsv(await report(ctx, collection_id, resolved === true));
+  const gaps = await report(ctx, collection_id, resolved === true);
+  // Recorded once the report was read (its standing checked), before anything is answered.
+  const { run, db } = chatDb(ctx);
+  await run(
+    recorded(db, {
+      action: 'chat.gaps_export',
+      actor: auditActor(ctx),
+      object: { type: 'collection', id: collection_id },
+      detail: { groups: gaps.groups.length, questions: gaps.total, resolved: resolved === true },
+    }),
+  );
+  const csv = gapsCsv(gaps);
   return {
     body: csv,
     contentType: 'text/csv; charset=utf-8',

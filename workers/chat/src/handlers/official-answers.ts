@@ -7,7 +7,8 @@ import { knowledgeService } from '#shared/contracts/knowledge';
 import { AppError, notFound } from '#shared/errors/app-error';
 import { embeddingModelId } from '#shared/model/embed';
 import { accessDenied, rpcClient, type ServiceImpl } from '#shared/service';
-import { chatDb, type ChatCall, type ChatDb } from '../call';
+import { auditActor, chatDb, type ChatCall, type ChatDb } from '../call';
+import { answerIs, officialRecorded } from '../store/audit';
 import { chatConfig } from '../config';
 import { embedQuestion } from '../official/match';
 import * as store from '../store/official-answers';
@@ -128,7 +129,9 @@ export const PostOfficialAnswer: Impl['PostOfficialAnswer'] = async ({ body }, c
     embedQuestion(config.model, body.question, ctx.signal),
     citationsOf(body.citations, ctx),
   ]);
+  const id = body.id ?? crypto.randomUUID();
   const row: store.OfficialWrite = {
+    id,
     collectionId: body.collection_id,
     question: body.question,
     answer: body.answer,
@@ -141,13 +144,28 @@ export const PostOfficialAnswer: Impl['PostOfficialAnswer'] = async ({ body }, c
   const write = body.id
     ? store.updateOfficialAnswer(database.db, body.id, row)
     : store.insertOfficialAnswer(database.db, row);
-  // The answer and the gap questions it settles: together or not at all.
+  const record = officialRecorded(
+    database.db,
+    id,
+    {
+      action: 'chat.official_answer_save',
+      actor: auditActor(ctx),
+      detail: {
+        collection_id: body.collection_id,
+        new: !body.id,
+        resolves: body.resolves?.length ?? 0,
+      },
+    },
+    answerIs(body.question, body.collection_id),
+  );
+  // The answer, the gap questions it settles and its record: together or not at all.
   const [written] = body.resolves?.length
     ? await database.batch([
         write,
         store.resolveGapQuestions(database.db, body.resolves, principal.id),
+        record,
       ])
-    : [await database.run(write)];
+    : await database.batch([write, record]);
   const saved = written[0];
   if (!saved) throw notFound('official answer');
   return answerOut(saved);
@@ -158,6 +176,13 @@ export const DeleteOfficialAnswer: Impl['DeleteOfficialAnswer'] = async ({ id },
   const [existing] = await database.run(store.officialAnswerById(database.db, id));
   if (!existing) throw notFound('official answer');
   await requireStanding(database, existing.collectionId, true);
-  const [removed] = await database.run(store.deleteOfficialAnswer(database.db, id));
+  const [, [removed]] = await database.batch([
+    officialRecorded(database.db, id, {
+      action: 'chat.official_answer_delete',
+      actor: auditActor(ctx),
+      detail: { collection_id: existing.collectionId },
+    }),
+    store.deleteOfficialAnswer(database.db, id),
+  ]);
   if (!removed) throw notFound('official answer');
 };

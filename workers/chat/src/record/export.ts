@@ -4,7 +4,8 @@ import { knowledgeService } from '#shared/contracts/knowledge';
 import { AppError, notFound } from '#shared/errors/app-error';
 import type { Principal } from '#shared/auth/roles';
 import { rpcClient, type ServiceImpl } from '#shared/service';
-import { chatDb, type ChatCall } from '../call';
+import { auditActor, chatDb, type ChatCall } from '../call';
+import { conversationRecorded } from '../store/audit';
 import { chatConfig } from '../config';
 import { recordTurnsOf, type RecordTurnRow } from '../store/answer-record';
 import { conversationById } from '../store/conversations';
@@ -39,7 +40,11 @@ interface StoredSource {
  */
 export const exportConversation: Impl['GetConversationExport'] = async ({ id }, ctx) => {
   const { batch, db } = chatDb(ctx);
-  const [[conversation], rows] = await batch([conversationById(db, id), recordTurnsOf(db, id)]);
+  const [[conversation], rows] = await batch([
+    conversationById(db, id),
+    recordTurnsOf(db, id),
+    conversationRecorded(db, id, { action: 'chat.conversation_export', actor: auditActor(ctx) }),
+  ]);
   if (!conversation) throw notFound('conversation');
   const passages = await readPassages(ctx, rows);
   const config = chatConfig(ctx.env);

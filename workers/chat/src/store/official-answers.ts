@@ -66,6 +66,8 @@ export const officialAnswerById = (db: Queries, id: string) =>
     .where(eq(officialAnswers.id, id));
 
 export interface OfficialWrite {
+  /** A new answer's id, chosen beforehand so that its record can name it in the same batch. */
+  id?: string;
   collectionId: string;
   question: string;
   answer: string;
@@ -80,6 +82,7 @@ export const insertOfficialAnswer = (db: Queries, row: OfficialWrite) =>
   db
     .insert(officialAnswers)
     .values({
+      ...(row.id ? { id: row.id } : {}),
       collectionId: row.collectionId,
       question: row.question,
       answer: row.answer,

@@ -4,7 +4,8 @@ import type { knowledgeService } from '#shared/contracts/knowledge';
 import { notFound } from '#shared/errors/app-error';
 import { embedOne, embeddingModelId } from '#shared/model/embed';
 import { accessDenied, type ServiceImpl } from '#shared/service';
-import { knowledgeDb, type KnowledgeCall } from '../call';
+import { auditActor, knowledgeDb, type KnowledgeCall } from '../call';
+import { chunkEnabled, chunkRecorded, chunkText, fileEnabled, fileRecorded } from '../store/audit';
 import { knowledgeConfig } from '../config';
 import { EMBEDDING_COLUMN_DIMENSIONS } from '../db/schema';
 import { normaliseForIndex } from '../ingest/normalise-for-index';
@@ -87,17 +88,35 @@ export const PutChunk: Impl['PutChunk'] = async ({ body }, ctx) => {
       signal: ctx.signal,
     });
     const user = principalOf(ctx);
-    changed = await kdb.run(
+    [changed] = await kdb.batch([
       correctChunk(kdb.db, body.id, {
         text: body.text,
         embedding,
         embeddingModel: embeddingModelId(config.model),
         editor: { id: user.id, username: user.username },
       }),
-    );
+      chunkRecorded(
+        kdb.db,
+        body.id,
+        { action: 'knowledge.chunk_edit', actor: auditActor(ctx) },
+        chunkText(body.text),
+      ),
+    ]);
     ctx.log.info('chunk corrected', { chunk_id: body.id });
   } else {
-    changed = await kdb.run(switchChunk(kdb.db, body.id, body.enabled));
+    [changed] = await kdb.batch([
+      switchChunk(kdb.db, body.id, body.enabled),
+      chunkRecorded(
+        kdb.db,
+        body.id,
+        {
+          action: 'knowledge.chunk_switch',
+          actor: auditActor(ctx),
+          detail: { enabled: body.enabled },
+        },
+        chunkEnabled(body.enabled),
+      ),
+    ]);
     ctx.log.info('chunk switched', { chunk_id: body.id, enabled: body.enabled });
   }
   if (changed.length === 0) throw accessDenied('may not manage this file');
@@ -110,7 +129,19 @@ export const PutChunk: Impl['PutChunk'] = async ({ body }, ctx) => {
 export const PutFileEnabled: Impl['PutFileEnabled'] = async ({ body }, ctx) => {
   await fileFor(ctx, body.id, { manage: true });
   const kdb = knowledgeDb(ctx);
-  const changed = await kdb.run(switchFile(kdb.db, body.id, body.enabled));
+  const [changed] = await kdb.batch([
+    switchFile(kdb.db, body.id, body.enabled),
+    fileRecorded(
+      kdb.db,
+      body.id,
+      {
+        action: 'knowledge.file_switch',
+        actor: auditActor(ctx),
+        detail: { enabled: body.enabled },
+      },
+      fileEnabled(body.enabled),
+    ),
+  ]);
   if (changed.length === 0) throw accessDenied('may not manage this file');
   ctx.log.info('file switched', { file_id: body.id, enabled: body.enabled });
   const found = await fileFor(ctx, body.id);

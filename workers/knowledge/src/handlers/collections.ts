@@ -1,6 +1,7 @@
 import { sqlStateOf } from '#shared/db/sql-state';
 import { AppError, notFound } from '#shared/errors/app-error';
-import { knowledgeDb, type KnowledgeCall } from '../call';
+import { auditActor, knowledgeDb, type KnowledgeCall } from '../call';
+import { collectionRecorded, memberRecorded } from '../store/audit';
 import { principalOf } from '#shared/auth/principal';
 import { DEFAULT_COLLECTION_ID, type CollectionRole } from '../db/schema';
 import { stopIngest } from '../pipeline/watchdog';
@@ -67,6 +68,10 @@ export async function createCollection(
   const [, [created]] = await kdb.batch([
     insertCollection(kdb.db, { id, ...body, createdBy: principalOf(ctx).id }),
     readableCollection(kdb.db, id),
+    collectionRecorded(kdb.db, id, {
+      action: 'knowledge.collection_create',
+      actor: auditActor(ctx),
+    }),
   ]);
   ctx.log.info('collection created', { collection_id: id });
   return collectionView(created!);
@@ -82,6 +87,11 @@ export async function renameCollection(
   const [[updated], [after]] = await kdb.batch([
     updateCollection(kdb.db, id, change),
     readableCollection(kdb.db, id),
+    collectionRecorded(kdb.db, id, {
+      action: 'knowledge.collection_update',
+      actor: auditActor(ctx),
+      detail: { changed: Object.keys(change) },
+    }),
   ]);
   if (!updated || !after) throw notFound('collection');
   return collectionView(after);
@@ -96,7 +106,14 @@ export async function deleteCollection({ id }: { id: string }, ctx: KnowledgeCal
   const kdb = knowledgeDb(ctx);
   const inside = await kdb.run(filesIn(kdb.db, id));
   await Promise.all(inside.map((file) => stopIngest(ctx.env.INGEST, file)));
-  const [deleted] = await kdb.run(deleteCollectionRow(kdb.db, id));
+  const [, [deleted]] = await kdb.batch([
+    collectionRecorded(kdb.db, id, {
+      action: 'knowledge.collection_delete',
+      actor: auditActor(ctx),
+      detail: { files: inside.length },
+    }),
+    deleteCollectionRow(kdb.db, id),
+  ]);
   if (!deleted) throw notFound('collection');
   // R2 deletes up to 1,000 keys per call.
   for (let i = 0; i < inside.length; i += 1000) {
@@ -121,14 +138,25 @@ export async function addMember(
   const { rows } = await kdb.run(findUser(kdb.db, body.username));
   const user = rows[0];
   if (!user) throw notFound('user');
-  const [added] = await kdb.run(
+  const [[added]] = await kdb.batch([
     insertMember(kdb.db, {
       collectionId: body.collection_id,
       userId: user.id,
       username: user.username,
       role: body.role,
     }),
-  );
+    memberRecorded(
+      kdb.db,
+      body.collection_id,
+      user.id,
+      {
+        action: 'knowledge.member_add',
+        actor: auditActor(ctx),
+        detail: { member: user.username, role: body.role },
+      },
+      { fresh: true },
+    ),
+  ]);
   if (!added) throw new AppError('already_member');
   ctx.log.info('member added', { collection_id: body.collection_id, user_id: user.id });
   return memberView(added);
@@ -141,8 +169,17 @@ export async function changeMember(
   await collectionFor(ctx, body.collection_id, 'owner');
   if (body.collection_id === DEFAULT_COLLECTION_ID) throw sharedHasNoMembers();
   const kdb = knowledgeDb(ctx);
-  const [changed] = await keepingAnOwner(() =>
-    kdb.run(updateMember(kdb.db, body.collection_id, body.user_id, body.role)),
+  const [[changed]] = await keepingAnOwner(() =>
+    kdb.batch([
+      updateMember(kdb.db, body.collection_id, body.user_id, body.role),
+      memberRecorded(
+        kdb.db,
+        body.collection_id,
+        body.user_id,
+        { action: 'knowledge.member_role', actor: auditActor(ctx), detail: { role: body.role } },
+        { role: body.role },
+      ),
+    ]),
   );
   if (!changed) throw notFound('member');
   return memberView(changed);
@@ -157,8 +194,15 @@ export async function removeMember(
   await collectionFor(ctx, params.collection_id, leaving ? 'viewer' : 'owner');
   if (params.collection_id === DEFAULT_COLLECTION_ID) throw sharedHasNoMembers();
   const kdb = knowledgeDb(ctx);
-  const [removed] = await keepingAnOwner(() =>
-    kdb.run(deleteMember(kdb.db, params.collection_id, params.user_id)),
+  const [, [removed]] = await keepingAnOwner(() =>
+    kdb.batch([
+      memberRecorded(kdb.db, params.collection_id, params.user_id, {
+        action: 'knowledge.member_remove',
+        actor: auditActor(ctx),
+        detail: { leaving },
+      }),
+      deleteMember(kdb.db, params.collection_id, params.user_id),
+    ]),
   );
   if (!removed) throw notFound('member');
   ctx.log.info('member removed', { collection_id: params.collection_id, user_id: params.user_id });

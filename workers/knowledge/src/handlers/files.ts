@@ -2,7 +2,8 @@ import { sqlStateOf } from '#shared/db/sql-state';
 import { AppError, notFound } from '#shared/errors/app-error';
 import { collectionFor, requireReadable } from './collection-access';
 import { accessDenied } from '#shared/service';
-import { knowledgeDb, type KnowledgeCall } from '../call';
+import { auditActor, knowledgeDb, type KnowledgeCall } from '../call';
+import { fileIn, fileRecorded } from '../store/audit';
 import type { FileRow } from '../db/schema';
 import { reviveSoon, startIngest } from '../pipeline/watchdog';
 import {
@@ -83,7 +84,11 @@ export async function remove(
   ctx: KnowledgeCall,
 ) {
   const { file } = await fileFor(ctx, id, { manage: true, collection: collection_id });
-  await removeFile(ctx, knowledgeDb(ctx), file);
+  await removeFile(ctx, knowledgeDb(ctx), file, {
+    action: 'knowledge.delete',
+    actor: auditActor(ctx),
+    detail: { collection_id: file.collectionId, status: file.status },
+  });
   ctx.log.info('file deleted', { file_id: id, status: file.status });
 }
 
@@ -165,7 +170,19 @@ export async function move(
   }
   const kdb = knowledgeDb(ctx);
   try {
-    const [moved] = await kdb.run(moveFile(kdb.db, file.id, target.id));
+    const [[moved]] = await kdb.batch([
+      moveFile(kdb.db, file.id, target.id),
+      fileRecorded(
+        kdb.db,
+        file.id,
+        {
+          action: 'knowledge.move',
+          actor: auditActor(ctx),
+          detail: { from: file.collectionId, to: target.id, to_name: target.name },
+        },
+        fileIn(target.id),
+      ),
+    ]);
     if (!moved) throw notFound('file');
     ctx.log.info('file moved', { file_id: file.id, collection_id: target.id });
     return fileView(moved, target.name, undefined, undefined, replacingName);

@@ -1,7 +1,8 @@
 import { principalOf } from '#shared/auth/principal';
 import type { MetadataField } from '#shared/contracts/document-metadata';
 import { AppError, notFound } from '#shared/errors/app-error';
-import { knowledgeDb, type KnowledgeCall } from '../call';
+import { auditActor, knowledgeDb, type KnowledgeCall } from '../call';
+import { fileRecorded } from '../store/audit';
 import type { RelationKindName } from '../db/schema';
 import { normaliseDocNumber } from '../ingest/document-metadata';
 import { correctMetadata, METADATA_COLUMNS, type MetadataValues } from '../store/document-metadata';
@@ -116,7 +117,14 @@ export async function putMetadata(
   }
   if (fields.length > 0) {
     const kdb = knowledgeDb(ctx);
-    const [updated] = await kdb.run(correctMetadata(kdb.db, body.id, values, fields));
+    const [[updated]] = await kdb.batch([
+      correctMetadata(kdb.db, body.id, values, fields),
+      fileRecorded(kdb.db, body.id, {
+        action: 'knowledge.metadata_edit',
+        actor: auditActor(ctx),
+        detail: { fields },
+      }),
+    ]);
     if (!updated) throw notFound('file');
     ctx.log.info('document metadata corrected', { file_id: body.id, fields: fields.join(',') });
   }

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { AppError } from '#shared/errors/app-error';
 import { errorDetail, isErrorCode } from '#shared/errors/catalogue';
 import { knowledgeConfig } from '../config';
-import { knowledgeDb, type KnowledgeCall } from '../call';
+import { auditActor, knowledgeDb, type KnowledgeCall } from '../call';
+import { fileRecorded } from '../store/audit';
 import { principalOf } from '#shared/auth/principal';
 import * as schema from '../db/schema';
 import { DEFAULT_COLLECTION_ID, type FileRow } from '../db/schema';
@@ -60,7 +61,7 @@ export async function upload(
   await putOriginal(ctx.env.FILES, id, bytes, sha256, detected.contentType);
   let row: FileRow;
   try {
-    [row] = (await kdb.run(
+    [[row]] = (await kdb.batch([
       insertFile(kdb.db, {
         id,
         name: sanitiseFileName(file.name, detected.format),
@@ -83,7 +84,17 @@ export async function upload(
             }
           : {}),
       }),
-    )) as [FileRow];
+      fileRecorded(kdb.db, id, {
+        action: 'knowledge.upload',
+        actor: auditActor(ctx),
+        detail: {
+          collection_id: collectionId,
+          size: bytes.length,
+          sha256,
+          ...(version ? { version: version.version, replaces: version.replacesId } : {}),
+        },
+      }),
+    ])) as [[FileRow], unknown];
   } catch (err) {
     await deleteOriginal(ctx.env.FILES, id);
     // Two uploads of the same bytes at once: the loser answers the winner's file.

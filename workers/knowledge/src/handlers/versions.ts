@@ -2,7 +2,8 @@ import type { Principal } from '#shared/auth/roles';
 import type { knowledgeService } from '#shared/contracts/knowledge';
 import { AppError } from '#shared/errors/app-error';
 import type { ServiceImpl } from '#shared/service';
-import { knowledgeDb } from '../call';
+import { auditActor, knowledgeDb } from '../call';
+import { fileRecorded } from '../store/audit';
 import type { FileRow } from '../db/schema';
 import {
   isCurrent,
@@ -38,7 +39,14 @@ export const PostFileRestore: Impl['PostFileRestore'] = async ({ body: { id } },
   if (target.supersededBy !== null) {
     const versions = await kdb.run(versionsOf(kdb.db, root));
     if (versions.some(isOnItsWay)) throw new AppError('version_on_its_way');
-    const [, [restored]] = await kdb.batch(restoreStatements(kdb.db, root, id));
+    const [, [restored]] = await kdb.batch([
+      ...restoreStatements(kdb.db, root, id),
+      fileRecorded(kdb.db, id, {
+        action: 'knowledge.version_restore',
+        actor: auditActor(ctx),
+        detail: { version: target.version },
+      }),
+    ]);
     ctx.log.info('file version restored', { file_id: id, version: target.version });
     return listedFileView({ ...found, file: restored ?? target, replacingName: null });
   }

@@ -1,6 +1,7 @@
 import { principalOf } from '#shared/auth/principal';
 import { accessDenied } from '#shared/service';
-import { knowledgeDb, type KnowledgeCall } from '../call';
+import { auditActor, knowledgeDb, type KnowledgeCall } from '../call';
+import { reindexRecorded } from '../store/audit';
 import { collectionFor } from '../handlers/collection-access';
 import type { KnowledgeDb } from '../store/files';
 import {
@@ -53,6 +54,11 @@ export async function startReindex(
     }),
     jobById(kdb.db, id),
     runningJob(kdb.db, collectionId),
+    reindexRecorded(kdb.db, id, collectionId, {
+      action: 'knowledge.reindex',
+      actor: auditActor(ctx),
+      detail: { model, files: files.length },
+    }),
   ]);
   // Another start got there first (between the check above and this batch): its job.
   if (!inserted) return covering!;

@@ -1,0 +1,112 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { auditSql, type AuditEvent } from '#shared/audit/record';
+import { chunks, collectionMembers, collections, files, reindexJobs } from '../db/schema';
+import type { KnowledgeDb } from './files';
+
+type Db = KnowledgeDb['db'];
+
+/** What a handler says of a record: the statement names the object and when it holds. */
+export type Recorded = Omit<AuditEvent, 'object' | 'when'>;
+
+/**
+ * A file's record, written only when the file exists (and `also` holds) where the statement
+ * stands in its batch: before a delete (its name still there to read) or after an insert.
+ */
+export const fileRecorded = (db: Db, id: string, record: Recorded, also: SQL = sql`true`) =>
+  db.execute(
+    auditSql({
+      ...record,
+      object: {
+        type: 'file',
+        id,
+        label: sql`select ${files.name} from ${files} where ${files.id} = ${id}::uuid`,
+      },
+      when: sql`exists (select 1 from ${files} where ${files.id} = ${id}::uuid and ${also})`,
+    }),
+  );
+
+/** A passage's record, labelled with its file's name and page. */
+export const chunkRecorded = (db: Db, id: number, record: Recorded, also: SQL = sql`true`) =>
+  db.execute(
+    auditSql({
+      ...record,
+      object: {
+        type: 'chunk',
+        id: String(id),
+        label: sql`select ${files.name} || ' p. ' || ${chunks.page} from ${chunks}
+          join ${files} on ${files.id} = ${chunks.fileId} where ${chunks.id} = ${id}`,
+      },
+      when: sql`exists (select 1 from ${chunks} where ${chunks.id} = ${id} and ${also})`,
+    }),
+  );
+
+/** A collection's record, labelled with its name. */
+export const collectionRecorded = (db: Db, id: string, record: Recorded) =>
+  db.execute(
+    auditSql({
+      ...record,
+      object: {
+        type: 'collection',
+        id,
+        label: sql`select ${collections.name} from ${collections} where ${collections.id} = ${id}::uuid`,
+      },
+      when: sql`exists (select 1 from ${collections} where ${collections.id} = ${id}::uuid)`,
+    }),
+  );
+
+/**
+ * A membership's record: the object is the collection, the member in the detail. `fresh`:
+ * only a membership added in this transaction counts (an insert that met an existing member
+ * inserted nothing; created_at defaults to the transaction's now()).
+ */
+export const memberRecorded = (
+  db: Db,
+  collectionId: string,
+  userId: string,
+  record: Recorded,
+  options: { fresh?: boolean; role?: string } = {},
+) => {
+  const member = sql`${collectionMembers.collectionId} = ${collectionId}::uuid and ${collectionMembers.userId} = ${userId}::uuid`;
+  const fresh = options.fresh ? sql` and ${collectionMembers.createdAt} = now()` : sql``;
+  const role = options.role ? sql` and ${collectionMembers.role} = ${options.role}` : sql``;
+  return db.execute(
+    auditSql({
+      ...record,
+      object: {
+        type: 'collection',
+        id: collectionId,
+        label: sql`select ${collections.name} from ${collections} where ${collections.id} = ${collectionId}::uuid`,
+      },
+      detail: { ...record.detail, member_id: userId },
+      when: sql`exists (select 1 from ${collectionMembers} where ${member}${fresh}${role})`,
+    }),
+  );
+};
+
+/** Conditions on the row the record stands after. */
+export const fileIn = (collectionId: string) => sql`${files.collectionId} = ${collectionId}::uuid`;
+export const fileEnabled = (enabled: boolean) => sql`${files.enabled} = ${enabled}`;
+export const chunkEnabled = (enabled: boolean) => sql`${chunks.enabled} = ${enabled}`;
+export const chunkText = (text: string) => sql`${chunks.content} = ${text}`;
+
+/** A re-index's record, written when its job was inserted (another start's job records nothing). */
+export const reindexRecorded = (
+  db: Db,
+  jobId: string,
+  collectionId: string | null,
+  record: Recorded,
+) =>
+  db.execute(
+    auditSql({
+      ...record,
+      object: collectionId
+        ? {
+            type: 'collection',
+            id: collectionId,
+            label: sql`select ${collections.name} from ${collections} where ${collections.id} = ${collectionId}::uuid`,
+          }
+        : { type: 'collection', id: null, label: 'all collections' },
+      detail: { ...record.detail, job_id: jobId },
+      when: sql`exists (select 1 from ${reindexJobs} where ${reindexJobs.id} = ${jobId}::uuid)`,
+    }),
+  );
