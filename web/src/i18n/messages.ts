@@ -1,5 +1,6 @@
 import { account } from './catalogue/account';
 import { app } from './catalogue/app';
+import { audit } from './catalogue/audit';
 import { chat } from './catalogue/chat';
 import { chunks } from './catalogue/chunks';
 import { collections } from './catalogue/collections';
@@ -31,6 +32,7 @@ import { currentLocale } from './locale';
 const catalogue = {
   account,
   app,
+  audit,
   chat,
   chunks,
   collections,
