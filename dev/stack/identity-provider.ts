@@ -109,11 +109,11 @@ export async function startIdentityProvider(
     conformIdTokenClaims: false,
     claims: {
       openid: ['sub'],
-      profile: ['name', 'preferred_username'],
+      // Groups with the profile, as a provider's group mapper adds them to the ID token.
+      profile: ['name', 'preferred_username', 'groups'],
       email: ['email', 'email_verified'],
-      groups: ['groups'],
     },
-    scopes: ['openid', 'profile', 'email', 'groups'],
+    scopes: ['openid', 'profile', 'email'],
     features: { devInteractions: { enabled: false } },
     interactions: {
       url: (_: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}`,

@@ -27,5 +27,6 @@ interface __BaseEnv_AuthEnv {
 	AUTH_PUBLIC_KEYS: string;
 	DATABASE_URL: string;
 	AUTH_DATABASE_URL: string;
+	OIDC_CLIENT_SECRET: string;
 }
 interface AuthEnv extends __BaseEnv_AuthEnv {}
