@@ -9,7 +9,8 @@
 //   stream opens) and its whole answer;
 // - the floor: the same chat with no limit set;
 // - the statement alone on an open pg connection, both ways (`select kbchat_quota()` as the
-//   user), to show what the database spends on it.
+//   user), and the function's own work in the database (1,000 calls in one statement, per call,
+//   in µs), which is what the check adds to the batch it rides in.
 // Target: chat first byte p50 with limits ≤ floor p50 + 1 ms. Results: bench-results/quota.json
 // and a table.
 //
@@ -97,6 +98,17 @@ try {
     return performance.now() - t0;
   };
 
+  // The function's own work in the database, without the round trip: 1,000 calls in one
+  // statement, per call.
+  const PER_STATEMENT = 1000;
+  const inDatabase = async () => {
+    const t0 = performance.now();
+    await db.query(
+      `select count(*) from (select kbchat_quota() from generate_series(1, ${PER_STATEMENT})) s`,
+    );
+    return ((performance.now() - t0) / PER_STATEMENT) * 1000;
+  };
+
   const runs = {
     limitedFirstByte: [] as number[],
     limitedAnswer: [] as number[],
@@ -104,6 +116,8 @@ try {
     floorAnswer: [] as number[],
     limitedStatement: [] as number[],
     floorStatement: [] as number[],
+    limitedPerCallUs: [] as number[],
+    floorPerCallUs: [] as number[],
   };
   log(`${SAMPLES} chats (+${WARMUP} warm-up) each way, interleaved`);
   for (let i = 0; i < WARMUP + SAMPLES; i++) {
@@ -113,15 +127,18 @@ try {
       await setLimits(limited ? LIMITS : NO_LIMITS);
       const run = await chat(dev.baseUrl, token, QUESTION);
       const alone = await statement();
+      const perCall = await inDatabase();
       if (!keep) continue;
       if (limited) {
         runs.limitedFirstByte.push(run.firstByteMs);
         runs.limitedAnswer.push(run.doneMs);
         runs.limitedStatement.push(alone);
+        runs.limitedPerCallUs.push(perCall);
       } else {
         runs.floorFirstByte.push(run.firstByteMs);
         runs.floorAnswer.push(run.doneMs);
         runs.floorStatement.push(alone);
+        runs.floorPerCallUs.push(perCall);
       }
     }
   }
@@ -161,6 +178,11 @@ try {
         row('chat: first byte', summary.limitedFirstByte, summary.floorFirstByte),
         row('chat: whole answer', summary.limitedAnswer, summary.floorAnswer),
         row('select kbchat_quota() alone', summary.limitedStatement, summary.floorStatement),
+        row(
+          'kbchat_quota() in the database (µs a call)',
+          summary.limitedPerCallUs,
+          summary.floorPerCallUs,
+        ),
       ],
     ),
   );

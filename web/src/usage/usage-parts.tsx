@@ -25,7 +25,7 @@ export function amountColumns<Row extends Amounts>(m: Messages['usage']): Column
 
 const WIDTH = 600;
 const HEIGHT = 160;
-const LABEL_SPACE = 18;
+const LABEL_SPACE = 2;
 
 /**
  * A small bar chart of one figure per day, drawn as SVG: one image to assistive technology
@@ -73,17 +73,12 @@ export function DayChart(props: {
             </rect>
           );
         })}
-        {first && (
-          <text x="0" y={HEIGHT - 4} class="tick">
-            {first}
-          </text>
-        )}
-        {last && last !== first && (
-          <text x={WIDTH} y={HEIGHT - 4} class="tick end">
-            {last}
-          </text>
-        )}
       </svg>
+      {/* The first and last day, as text outside the drawing (which stretches with the box). */}
+      <div class="usage-chart-axis" aria-hidden="true">
+        <span>{first}</span>
+        {last !== first && <span>{last}</span>}
+      </div>
     </figure>
   );
 }

@@ -24,7 +24,8 @@ export const usage = translations({
     chartQuestionsTitle: 'Questions per day',
     chartDescription: (days: number, max: number) =>
       `Bar chart of the last ${formatInteger(days)} days; the highest day is ${formatInteger(max)}. The same figures are in the table “Per day”.`,
-    perDay: (days: number) => `Per day (${formatInteger(days)} days)`,
+    perDay: (days: number) =>
+      days === 1 ? 'Per day (1 day)' : `Per day (${formatInteger(days)} days)`,
     perKey: (count: number) => `Per API key (${formatInteger(count)})`,
     perCollection: (count: number) => `Per collection (${formatInteger(count)})`,
     perUser: (count: number) => `Per user (${formatInteger(count)})`,
