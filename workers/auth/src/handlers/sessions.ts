@@ -1,8 +1,8 @@
-import { actorOf, auditSql } from '#shared/audit/record';
+import { auditSql } from '#shared/audit/record';
 import { principalOf } from '#shared/auth/principal';
 import { notFound } from '#shared/errors/app-error';
 import { authConfig } from '../config';
-import { authDb, clientAddress, type AuthCall } from '../call';
+import { auditActor, authDb, type AuthCall } from '../call';
 import { signingKey } from '../identity/keys';
 import { issueToken } from '../identity/tokens';
 import { endingSessions } from '../store/users';
@@ -20,7 +20,7 @@ export async function logoutOthers(_: unknown, ctx: AuthCall) {
     adb.db.execute(
       auditSql({
         action: 'auth.logout_others',
-        actor: actorOf(principal, clientAddress(ctx)),
+        actor: auditActor(ctx),
         object: { type: 'user', id: principal.id, label: principal.username },
       }),
     ),
@@ -41,7 +41,7 @@ export async function logout(_: unknown, ctx: AuthCall) {
     adb.db.execute(
       auditSql({
         action: 'auth.logout',
-        actor: actorOf(principal, clientAddress(ctx)),
+        actor: auditActor(ctx),
         object: { type: 'user', id: principal.id, label: principal.username },
       }),
     ),
