@@ -64,7 +64,7 @@ export function AuditFilters(props: { apply(values: AuditFilterValues): void }) 
           <input
             id={id}
             aria-describedby={hintId}
-            type="search"
+            type="text"
             maxLength={200}
             value={values.actor}
             onInput={set('actor')}
@@ -93,7 +93,7 @@ export function AuditFilters(props: { apply(values: AuditFilterValues): void }) 
           <input
             id={id}
             aria-describedby={hintId}
-            type="search"
+            type="text"
             maxLength={200}
             value={values.object}
             onInput={set('object')}
@@ -119,11 +119,12 @@ export function AuditFilters(props: { apply(values: AuditFilterValues): void }) 
         {({ id }) => <input id={id} type="date" value={values.to} onInput={set('to')} />}
       </Field>
       <div class="audit-filter-actions">
-        <button type="submit" class="primary">
+        <button type="submit" class="button primary">
           {m.audit.apply}
         </button>
         <button
           type="button"
+          class="button"
           onClick={() => {
             setValues(NO_FILTERS);
             props.apply(NO_FILTERS);

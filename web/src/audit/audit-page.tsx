@@ -81,7 +81,12 @@ export function AuditPage() {
               }}
             />
             <div class="audit-toolbar">
-              <button type="button" onClick={() => void exportCsv()} disabled={exporting}>
+              <button
+                type="button"
+                class="button"
+                onClick={() => void exportCsv()}
+                disabled={exporting}
+              >
                 {exporting ? m.audit.exporting : m.audit.exportCsv}
               </button>
             </div>
