@@ -23,9 +23,7 @@ export function AuditTable(props: { records: AuditRecord[]; total: number }) {
           <span class="badge" title={r.key_id}>
             {m.audit.viaKey} {r.key_id.slice(0, 8)}
           </span>
-        ) : (
-          ''
-        ),
+        ) : null,
     },
     { header: m.audit.address, cell: (r) => <span class="address">{r.address ?? ''}</span> },
     {
