@@ -2,6 +2,7 @@ import { createExecutionContext, env } from 'cloudflare:test';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { AppError } from '../errors/app-error';
 import { AuthError } from './auth-failure';
+import { addEmbeddingTokens } from './call-usage';
 import { defineService, method } from './define';
 import {
   exampleApp,
@@ -238,6 +239,31 @@ describe('rpcClient', () => {
     await expect(knowledge.DeleteFile({ id: 1 })).rejects.toMatchObject({ status: 403 });
     token = 'admin-token';
     await expect(knowledge.DeleteFile({ id: 1 })).resolves.toBeUndefined();
+  });
+
+  it('tells the caller the model tokens a call spent for it (usage accounting), and none when none', async () => {
+    const service = defineService({
+      name: 'svc',
+      prefix: '/modulesvc',
+      methods: { GetSpent: method({}), GetFree: method({}) },
+    });
+    const Entrypoint = rpcEntrypoint(service, {
+      GetSpent: (_, ctx) => {
+        addEmbeddingTokens(ctx, 7);
+        addEmbeddingTokens(ctx, 5);
+      },
+      GetFree: () => undefined,
+    });
+    const told: unknown[] = [];
+    const client = rpcClient(
+      service,
+      new Entrypoint(createExecutionContext(), env) as unknown as RpcBindingOf<typeof service>,
+      {},
+      (usage) => told.push(usage),
+    );
+    await expect(client.GetSpent()).resolves.toBeUndefined();
+    await expect(client.GetFree()).resolves.toBeUndefined();
+    expect(told).toEqual([{ embedding_tokens: 12 }]);
   });
 });
 
