@@ -203,6 +203,8 @@ describe('a USER and the @role(SUPER_ADMIN) routes', () => {
       [
         'CreateUser',
         'DeleteUser',
+        'GetAudit',
+        'GetAuditExport',
         'ListAllApiKeys',
         'GetUnhelpfulAnswers',
         'PutUnhelpfulResolved',
@@ -255,6 +257,8 @@ describe('a USER and the @role(SUPER_ADMIN) routes', () => {
       },
       DeleteUser: { path: `/moduleauth/user?user_id=${victim.id}`, method: 'DELETE' },
       ListAllApiKeys: { path: '/moduleauth/all_api_keys?page=1&size=100', method: 'GET' },
+      GetAudit: { path: '/moduleauth/audit?page=1&size=10', method: 'GET' },
+      GetAuditExport: { path: '/moduleauth/audit/export?action=auth.', method: 'GET' },
       GetUnhelpfulAnswers: { path: '/modulechat/unhelpful_answers?page=1&size=100', method: 'GET' },
       PutUnhelpfulResolved: {
         path: '/modulechat/unhelpful_resolved',
