@@ -33,6 +33,7 @@ interface ApiKey {
   prefix: string;
   created_at: string;
   last_used_at: string | null;
+  expires_at: string | null;
 }
 interface NewKey extends ApiKey {
   key: string;
@@ -149,10 +150,46 @@ describe('creating and listing keys', () => {
       prefix: created.prefix,
       created_at: created.created_at,
       last_used_at: null,
+      expires_at: null,
     });
     expect(Object.keys(listed[0]!).sort()).toEqual(
-      ['created_at', 'id', 'last_used_at', 'name', 'prefix'].sort(),
+      ['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'prefix'].sort(),
     );
+  });
+
+  it('a key with a last moment works until then and is refused after it', async () => {
+    const { token } = await userWithKey();
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    const res = await call('/moduleauth/api_key', {
+      token,
+      json: { name: 'for a week', expires_at: until },
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const key = (await res.json<{ data: NewKey & { expires_at: string } }>()).data;
+    expect(Date.parse(key.expires_at)).toBe(Date.parse(until));
+    expect((await ownKeys(token)).find((k) => k.id === key.id)).toMatchObject({
+      expires_at: key.expires_at,
+    });
+    expect((await call('/moduleauth/me', { token: key.key })).status).toBe(200);
+
+    // Its moment passes (moved in the database rather than waited for).
+    await queryRows(
+      sql`update api_keys set expires_at = now() - interval '1 second' where id = ${key.id}::uuid`,
+    );
+    expect(await refusal(await call('/moduleauth/me', { token: key.key }))).toEqual(UNAUTHORISED);
+    expect(await refusal(await call('/moduleknowledge/list', { token: key.key }))).toEqual(
+      UNAUTHORISED,
+    );
+  });
+
+  it('a last moment in the past, or not a time, is refused: 400, no key made', async () => {
+    const { token } = await userWithKey();
+    const before = (await ownKeys(token)).length;
+    for (const expires_at of [new Date(Date.now() - 60_000).toISOString(), 'tomorrow']) {
+      const res = await call('/moduleauth/api_key', { token, json: { name: 'late', expires_at } });
+      expect(res.status).toBe(400);
+    }
+    expect(await ownKeys(token)).toHaveLength(before);
   });
 
   it('lists only the user’s own keys, newest first', async () => {
@@ -472,6 +509,7 @@ describe('revoking and listing anyone’s keys', () => {
       prefix: key.prefix,
       created_at: key.created_at,
       last_used_at: null,
+      expires_at: null,
       user_id: user.id,
       username: user.username,
     });
