@@ -205,6 +205,9 @@ describe('a USER and the @role(SUPER_ADMIN) routes', () => {
         'DeleteUser',
         'GetAudit',
         'GetAuditExport',
+        'GetLimits',
+        'PutLimits',
+        'GetUsageAll',
         'ListAllApiKeys',
         'GetUnhelpfulAnswers',
         'PutUnhelpfulResolved',
@@ -225,6 +228,7 @@ describe('a USER and the @role(SUPER_ADMIN) routes', () => {
     const adminBefore = await userRow(otherAdmin.id);
     const bobBefore = await userRow(bob.id);
     const usersBefore = (await storeCounts()).users;
+    const limitsBefore = await queryRows(sql`select * from usage_limits`);
     const newName = uniqueName('by-user');
 
     // A valid request for each route (refusal must come from the role, not from validation).
@@ -259,6 +263,20 @@ describe('a USER and the @role(SUPER_ADMIN) routes', () => {
       ListAllApiKeys: { path: '/moduleauth/all_api_keys?page=1&size=100', method: 'GET' },
       GetAudit: { path: '/moduleauth/audit?page=1&size=10', method: 'GET' },
       GetAuditExport: { path: '/moduleauth/audit/export?action=auth.', method: 'GET' },
+      GetLimits: { path: '/modulechat/limits', method: 'GET' },
+      PutLimits: {
+        path: '/modulechat/limits',
+        method: 'PUT',
+        json: {
+          user_daily_tokens: 1,
+          user_daily_questions: 1,
+          collection_max_bytes: 1,
+          collection_max_files: 1,
+          audit_questions: false,
+          audit_retention_days: 30,
+        },
+      },
+      GetUsageAll: { path: '/modulechat/usage_all', method: 'GET' },
       GetUnhelpfulAnswers: { path: '/modulechat/unhelpful_answers?page=1&size=100', method: 'GET' },
       PutUnhelpfulResolved: {
         path: '/modulechat/unhelpful_resolved',
@@ -294,6 +312,7 @@ describe('a USER and the @role(SUPER_ADMIN) routes', () => {
       sql`select 1 from users where lower(username) = lower(${newName})`,
     );
     expect(created).toBeUndefined();
+    expect(await queryRows(sql`select * from usage_limits`)).toEqual(limitsBefore);
   });
 
   it('a USER token whose role claim says SUPER_ADMIN is not enough: no route reads the claim', async () => {
@@ -309,14 +328,21 @@ describe('over RPC only the @grpc methods exist', () => {
   const auth = () => env.AUTH_RPC as unknown as Untyped;
   const knowledge = () => env.KNOWLEDGE_RPC as unknown as Untyped;
 
-  it('the declarations expose GetMe on auth, GetChunk, GetContext, GetHealth and GetQuery on knowledge, nothing on chat', () => {
+  it('the declarations expose GetMe on auth, GetChunk, GetContext, GetHealth, GetList, GetPage and GetQuery on knowledge (chat’s MCP tools read files and pages through them), nothing on chat', () => {
     const exposed = (service: { routes: readonly { name: string; rpc: boolean }[] }) =>
       service.routes
         .filter((r) => r.rpc)
         .map((r) => r.name)
         .sort();
     expect(exposed(authService)).toEqual(['GetMe']);
-    expect(exposed(knowledgeService)).toEqual(['GetChunk', 'GetContext', 'GetHealth', 'GetQuery']);
+    expect(exposed(knowledgeService)).toEqual([
+      'GetChunk',
+      'GetContext',
+      'GetHealth',
+      'GetList',
+      'GetPage',
+      'GetQuery',
+    ]);
     expect(authService.routes.find((r) => r.name === 'GetMe')?.roles).toBeUndefined();
   });
 
@@ -379,7 +405,7 @@ describe('over RPC only the @grpc methods exist', () => {
     expect(await userRow(bob.id)).toMatchObject({ is_super_admin: false, disabled: false });
   });
 
-  it.each(['Upload', 'GetList', 'DeleteFile', 'GetDownload'])(
+  it.each(['Upload', 'DeleteFile', 'GetDownload'])(
     'knowledge %s does not exist on the binding',
     async (method) => {
       const outcome = await settle(() =>
