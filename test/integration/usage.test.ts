@@ -130,10 +130,16 @@ const rowsOf = (userId: string) =>
     where user_id = ${userId}::uuid and day = (now() at time zone 'UTC')::date`);
 
 /** The chat completions the offline model was asked that mention `text`. */
+/**
+ * The chat model's requests that carry `text`. (A new conversation's limits are checked beside
+ * its retrieval, so an asker over a limit may cost the question's embedding, never an answer.)
+ */
 async function completionsMentioning(text: string): Promise<number> {
   const res = await fetch(`${stack.modelControlUrl}/requests`);
   const all = await res.json<{ path: string; body: unknown }[]>();
-  return all.filter((r) => r.path !== '/_control' && JSON.stringify(r.body).includes(text)).length;
+  return all.filter(
+    (r) => r.path.endsWith('/chat/completions') && JSON.stringify(r.body).includes(text),
+  ).length;
 }
 
 /** Waits for the turn stored after the stream (waitUntil) to show in the usage rows. */
@@ -337,7 +343,7 @@ describe('limits', () => {
     await data(await putLimits(admin, NO_LIMITS));
   });
 
-  it('a user over the question limit gets 429 with resets_at, in their language, and no model is asked', async () => {
+  it('a user over the question limit gets 429 with resets_at, in their language, and the chat model is not asked', async () => {
     await data(await putLimits(admin, { ...NO_LIMITS, user_daily_questions: 4 }));
     const question = `${WORD} 渡轮几点出发？`;
     const res = await chatRequest(alice.token, { prompt: question });
@@ -377,7 +383,7 @@ describe('limits', () => {
     const openAi = await refused.json<{ error: { type: string; code: string } }>();
     expect(openAi.error).toMatchObject({ type: 'rate_limit_error', code: 'quota_exceeded' });
 
-    // Nothing was asked of any model, nothing stored, nothing counted.
+    // Nothing was asked of the chat model, nothing stored, nothing counted.
     for (const text of [question, followUp, `Who runs the ${WORD} ferry?`]) {
       expect(await completionsMentioning(text)).toBe(0);
     }

@@ -49,7 +49,8 @@ export const chat: Impl['Chat'] = async ({ body }, ctx) => {
   let conversation: { id: string; title: string; created: boolean };
   let scope: store.TurnScope;
   let turns: (PastTurn & { retrievalQuestion: string })[] = [];
-  // The daily limits are checked in the call's first batch, before any model is asked.
+  // The daily limits are checked in the call's first batch, before the model is asked.
+  let quota: Promise<void> = Promise.resolve();
   if (body.conversation_id) {
     const [, [found], recent] = await database
       .batch([
@@ -70,8 +71,11 @@ export const chat: Impl['Chat'] = async ({ body }, ctx) => {
       answered: turn.status === 'complete' || turn.status === 'incomplete',
     }));
   } else {
-    // A new conversation sends no statement before the answer: the check settles the session.
-    await checkQuota(ctx, language);
+    // A new conversation sends no statement before the answer: the check (which settles the
+    // session too) runs beside the retrieval, as the session check alone did, so that it adds
+    // no round trip; an asker over the limit costs the question's embedding, never an answer.
+    quota = checkQuota(ctx, language);
+    quota.catch(() => undefined); // awaited below, after the retrieval
     conversation = { id: crypto.randomUUID(), title: titleOf(body.prompt), created: true };
     scope = asked ?? { fileIds: null, collectionIds: null };
   }
@@ -85,6 +89,7 @@ export const chat: Impl['Chat'] = async ({ body }, ctx) => {
     { config, model, requestId, meter },
     { question: body.prompt, turns, scope, ...(filters ? { filters } : {}) },
   );
+  await quota;
   const turn = {
     id: crypto.randomUUID(),
     createdAt: new Date(),
