@@ -153,7 +153,12 @@ describe('modes', () => {
     const params = { text: '47.9亿元', top: 3, file_id: amountFile.id, mode: 'keyword' as const };
     const viaRpc = await env.KNOWLEDGE_RPC.GetQuery(params, { identity: { token } });
     const viaHttp = await query({ ...params, top: '3' });
-    expect(viaRpc).toEqual({ ok: true, data: viaHttp });
+    // Over RPC the answer also tells the caller what its embedding cost (chat's usage).
+    expect(viaRpc).toEqual({
+      ok: true,
+      data: viaHttp,
+      usage: { embedding_tokens: expect.any(Number) },
+    });
   });
 
   it('treats tsquery operators and quotes in the text as text', async () => {

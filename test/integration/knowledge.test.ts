@@ -319,7 +319,12 @@ describe('query', () => {
       { text: 'Orvindale appeals', top: 5 },
       { identity: { token } },
     );
-    expect(viaRpc).toEqual({ ok: true, data: viaHttp });
+    // Over RPC the answer also tells the caller what its embedding cost (chat's usage).
+    expect(viaRpc).toEqual({
+      ok: true,
+      data: viaHttp,
+      usage: { embedding_tokens: expect.any(Number) },
+    });
   });
 
   it('refuses an RPC call without a valid identity', async () => {
