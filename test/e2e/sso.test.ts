@@ -227,7 +227,7 @@ describe('single sign-on against the local OpenID provider', () => {
     try {
       await zh.page.goto('/');
       await expect
-        .poll(() => zh.page.getByRole('link', { name: `使用${LABEL}登录` }).isVisible())
+        .poll(() => zh.page.getByRole('link', { name: `使用 ${LABEL} 登录` }).isVisible())
         .toBe(true);
       await screenshot(zh.page, 'sso-login-zh-desktop');
       await phone.page.goto('/');
@@ -345,7 +345,7 @@ describe('hostile returns to the callback', () => {
     const { page, context } = await openPage(browser, dev.baseUrl, 'desktop', 'zh-CN');
     try {
       await page.goto('/');
-      await signInWithSso(page, 'wang', `使用${LABEL}登录`);
+      await signInWithSso(page, 'wang', `使用 ${LABEL} 登录`);
       await loggedInAs(page, 'wang');
       expect((await users()).filter((u) => u.username === 'wang')).toHaveLength(1);
     } finally {

@@ -23,7 +23,11 @@ export const login = translations({
     logIn: '登录',
     pageTitle: '登录',
     wrongCredentials: '用户名或密码错误，或该账号已被停用。',
-    signInWith: (label) => `使用${label}登录`,
+    // A space between Chinese and a Latin name (使用 Keycloak 登录), none beside a Chinese one.
+    signInWith: (label) => {
+      const pad = (char: string | undefined) => (char && /[\p{Script=Han}]/u.test(char) ? '' : ' ');
+      return `使用${pad(label.at(0))}${label}${pad(label.at(-1))}登录`;
+    },
     or: '或',
     ssoLead: '请使用你所在单位的账号登录。',
     ssoSigningIn: '正在登录…',
