@@ -30,6 +30,7 @@ let browser: Browser;
 let dataDir: string;
 let adminToken: string;
 const LABEL = 'Local ID';
+const MAX_PENDING = 20;
 /** Sign-in round trips measured here, ms (printed at the end, docs/measurements). */
 const timings: { what: string; ms: number }[] = [];
 
@@ -48,6 +49,8 @@ beforeAll(async () => {
       KBCHAT_VAR_OIDC_CLIENT_ID: LOCAL_CLIENT.id,
       KBCHAT_VAR_OIDC_CLIENT_SECRET: LOCAL_CLIENT.secret,
       KBCHAT_VAR_OIDC_LABEL: LABEL,
+      // Small, so that the last test can reach it (sign-ins under way at once).
+      KBCHAT_VAR_OIDC_MAX_PENDING: String(MAX_PENDING),
       KBCHAT_VAR_OIDC_ADMIN_CLAIM: 'groups',
       KBCHAT_VAR_OIDC_ADMIN_VALUE: ADMIN_GROUP,
     },
@@ -351,5 +354,26 @@ describe('hostile returns to the callback', () => {
     } finally {
       await context.close();
     }
+  });
+});
+
+// Last: it leaves abandoned sign-ins behind (they expire after ten minutes).
+describe('sign-ins started and never finished', () => {
+  it('are bounded: past OIDC_MAX_PENDING a start answers 503 sso_busy and keeps nothing', async () => {
+    const start = () => fetch(`${dev.baseUrl}/moduleauth/sso/start`, { redirect: 'manual' });
+    let started = 0;
+    let refused: Response | undefined;
+    for (let i = 0; i < MAX_PENDING + 5 && !refused; i++) {
+      const res = await start();
+      if (res.status === 302) started++;
+      else refused = res;
+    }
+    // (Earlier tests' sign-ins finished, each deleting its own; any left unfinished count too.)
+    expect(started).toBeGreaterThan(0);
+    expect(started).toBeLessThanOrEqual(MAX_PENDING);
+    expect(refused?.status).toBe(503);
+    expect(((await refused!.json()) as { code: string }).code).toBe('sso_busy');
+    // And it stays refused: nothing was kept by the refusal.
+    expect((await start()).status).toBe(503);
   });
 });

@@ -86,6 +86,11 @@ export const accessErrors = errorGroup({
     en: 'The identity provider cannot be reached. Try again later.',
     zh: '无法连接身份提供方，请稍后再试。',
   },
+  sso_busy: {
+    status: 503,
+    en: 'Too many sign-ins are under way at once. Try again in a few minutes.',
+    zh: '同时进行的登录过多，请几分钟后再试。',
+  },
   sso_no_account: {
     status: 403,
     en: 'There is no account here for you. Ask an administrator to create one.',

@@ -42,6 +42,7 @@ const ssoConfig = z
     OIDC_REDIRECT_URI: optionalUrl(),
     OIDC_MATCH_EMAIL: boolean(false),
     OIDC_CREATE_USERS: boolean(true),
+    OIDC_MAX_PENDING: positiveInt(10_000),
     OIDC_ADMIN_CLAIM: optionalString(),
     OIDC_ADMIN_VALUE: optionalString(),
   })
@@ -63,6 +64,7 @@ const ssoConfig = z
           redirectUri: env.OIDC_REDIRECT_URI,
           matchEmail: env.OIDC_MATCH_EMAIL,
           createUsers: env.OIDC_CREATE_USERS,
+          maxPending: env.OIDC_MAX_PENDING,
           adminClaim: env.OIDC_ADMIN_CLAIM
             ? { claim: env.OIDC_ADMIN_CLAIM, value: env.OIDC_ADMIN_VALUE ?? '' }
             : undefined,

@@ -50,7 +50,8 @@ export async function ssoStart({ return_to }: { return_to?: string }, ctx: AuthC
   const location = await authorizationUrl(sso, attempt, redirectUri(ctx, sso));
   const adb = authDb(ctx);
   const returnTo = return_to !== undefined && RETURN_TO.test(return_to) ? return_to : null;
-  await adb.batch(savingAttempt(adb, { ...attempt, returnTo }));
+  const [, saved] = await adb.batch(savingAttempt(adb, { ...attempt, returnTo }, sso.maxPending));
+  if (saved.rows.length === 0) throw new AppError('sso_busy');
   return { location };
 }
 

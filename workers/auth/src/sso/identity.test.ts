@@ -12,6 +12,7 @@ const settings: SsoSettings = {
   redirectUri: undefined,
   matchEmail: true,
   createUsers: true,
+  maxPending: 10_000,
   adminClaim: undefined,
 };
 

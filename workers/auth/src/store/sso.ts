@@ -9,11 +9,25 @@ export const ATTEMPT_LIFETIME_SECONDS = 600;
 const stale = () =>
   lt(oidcLogins.createdAt, sql`now() - make_interval(secs => ${ATTEMPT_LIFETIME_SECONDS})`);
 
-/** Keeps a new attempt, and drops those that can no longer complete (abandoned sign-ins). */
+/**
+ * Keeps a new attempt (answering its state; none when `maxPending` are under way), and drops
+ * those that can no longer complete (abandoned sign-ins). Starting a sign-in needs no account,
+ * so without a bound (OIDC_MAX_PENDING) anyone could fill the table within an attempt's
+ * lifetime; past it a start is refused (sso_busy) until abandoned attempts expire.
+ */
 export const savingAttempt = (
   adb: AuthDb,
   attempt: { state: string; nonce: string; codeVerifier: string; returnTo: string | null },
-) => [adb.db.delete(oidcLogins).where(stale()), adb.db.insert(oidcLogins).values(attempt)] as const;
+  maxPending: number,
+) =>
+  [
+    adb.db.delete(oidcLogins).where(stale()),
+    adb.db.execute<{ state: string }>(sql`
+      insert into oidc_logins (state, nonce, code_verifier, return_to)
+      select ${attempt.state}, ${attempt.nonce}, ${attempt.codeVerifier}, ${attempt.returnTo}
+      where (select count(*) from oidc_logins) < ${maxPending}
+      returning state`),
+  ] as const;
 
 /**
  * Takes the attempt a callback names: deleted as it is read, in one statement, so that a state
