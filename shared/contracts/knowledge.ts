@@ -490,7 +490,8 @@ With \`collection_id\`, only a file in that collection.`,
     }),
     PostFileMove: method({
       doc: `Moves a file, with its chunks, to another collection: for whoever may delete it from
-its collection and is an editor or owner of the other. The same bytes already there → 409.`,
+its collection and is an editor or owner of the other. The same bytes already there → 409; the
+other at its file or byte limit → 413 \`collection_limit_reached\` (the file stays where it was).`,
       params: { body: z.object({ id: z.uuid(), collection_id: z.uuid() }) },
       output: KnowledgeFile,
     }),

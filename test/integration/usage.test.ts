@@ -447,4 +447,63 @@ describe('limits', () => {
     expect((await bucketKeys()).length).toBe(keysBefore);
     await data(await putLimits(admin, NO_LIMITS));
   });
+
+  it('a file moved into a collection at its limit is refused and stays where it was, with no move recorded', async () => {
+    const elsewhere = await data<{ id: string }>(
+      await call('/moduleknowledge/collection', {
+        token: alice.token,
+        json: { name: `Usage elsewhere ${TAG}` },
+      }),
+    );
+    const form = new FormData();
+    form.append('file', new File([makeTextPdf([`A ${WORD} harbour map.`])], 'map.pdf'));
+    form.append('collection_id', elsewhere.id);
+    const moving = await data<{ id: string }>(
+      await call('/moduleknowledge/upload', { token: alice.token, body: form }),
+    );
+    const move = () =>
+      call('/moduleknowledge/file_move', {
+        token: alice.token,
+        json: { id: moving.id, collection_id: collection },
+      });
+    const whereIs = async () =>
+      (
+        await queryRows<{ collection_id: string }>(
+          sql`select collection_id::text from files where id = ${moving.id}::uuid`,
+        )
+      )[0]!.collection_id;
+    const moves = async () =>
+      (
+        await queryRows(
+          sql`select 1 from audit_events where action = 'knowledge.move' and object_id = ${moving.id}`,
+        )
+      ).length;
+
+    await data(await putLimits(admin, { ...NO_LIMITS, collection_max_files: 1 }));
+    const files = await limitProblem(await move(), 413, 'collection_limit_reached');
+    expect(files).toMatchObject({ limit: 'collection_max_files', used: 1, allowed: 1 });
+    expect(await whereIs()).toBe(elsewhere.id);
+
+    await data(await putLimits(admin, { ...NO_LIMITS, collection_max_bytes: 10 }));
+    const bytes = await limitProblem(await move(), 413, 'collection_limit_reached');
+    expect(bytes.limit).toBe('collection_max_bytes');
+    expect(await whereIs()).toBe(elsewhere.id);
+    expect(await moves()).toBe(0);
+
+    // Within the limits it moves (and back out of a collection at its limit).
+    await data(await putLimits(admin, { ...NO_LIMITS, collection_max_files: 2 }));
+    expect((await data<{ collection: { id: string } }>(await move())).collection.id).toBe(
+      collection,
+    );
+    expect(await whereIs()).toBe(collection);
+    expect(await moves()).toBe(1);
+    await data(await putLimits(admin, { ...NO_LIMITS, collection_max_files: 1 }));
+    await data(
+      await call('/moduleknowledge/file_move', {
+        token: alice.token,
+        json: { id: moving.id, collection_id: elsewhere.id },
+      }),
+    );
+    await data(await putLimits(admin, NO_LIMITS));
+  });
 });

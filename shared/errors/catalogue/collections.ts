@@ -2,7 +2,7 @@ import { errorGroup } from './entry.ts';
 
 /** Collections, their members and the files in them. */
 export const collectionErrors = errorGroup({
-  /** An upload that would pass the collection's file or byte limit (usage_limits). */
+  /** An upload or a move that would pass the collection's file or byte limit (usage_limits). */
   collection_limit_reached: {
     status: 413,
     en: 'The collection is full: it holds as many files or bytes as allowed. Delete files from it, or ask an administrator to raise the limit.',

@@ -1,6 +1,7 @@
 import { sqlStateOf } from '#shared/db/sql-state';
 import { AppError, notFound } from '#shared/errors/app-error';
 import { collectionFor, requireReadable } from './collection-access';
+import { collectionFull } from './collection-full';
 import { accessDenied } from '#shared/service';
 import { auditActor, knowledgeDb, type KnowledgeCall } from '../call';
 import { fileIn, fileRecorded } from '../store/audit';
@@ -190,6 +191,7 @@ export async function move(
     if (sqlStateOf(err) === '23505') {
       throw new AppError('duplicate_file');
     }
-    throw err;
+    // The target's file or byte limit (usage_limits), counted by the update's trigger.
+    throw collectionFull(err) ?? err;
   }
 }

@@ -19,6 +19,7 @@ import { fileById, fileBySha, insertFile, type KnowledgeDb } from '../store/file
 import { setProgress } from '../store/ingest';
 import { deleteOriginal, putOriginal } from '../store/originals';
 import { collectionFor } from './collection-access';
+import { collectionFull } from './collection-full';
 import { removeFile } from './remove-file';
 import { POLL_MS, pollDelay } from './upload-poll';
 import { newVersionOf, type NewVersion } from './new-version';
@@ -103,8 +104,7 @@ export async function upload(
       if (winner) return answer(ctx, winner, true, wait);
     }
     // The collection's file or byte limit (usage_limits), counted by the insert's trigger.
-    if (sqlStateOf(err) === COLLECTION_FULL) throw collectionFull(err);
-    throw err;
+    throw collectionFull(err) ?? err;
   }
   if (version) await onlyVersionOnItsWay(ctx, kdb, version, row);
   try {
@@ -122,30 +122,6 @@ export async function upload(
     ...(version ? { replaces: version.replacesId, version: version.version } : {}),
   });
   return answer(ctx, row, false, wait);
-}
-
-/** SQLSTATE of kbchat_collection_quota (migration 0027): the collection is at its limit. */
-const COLLECTION_FULL = 'KBQ02';
-
-/** The 413 of a full collection, naming the limit and how far it is used. */
-function collectionFull(err: unknown): AppError {
-  let found: { limit?: string; detail?: string } = {};
-  for (let e: unknown = err, depth = 0; e && depth < 5 && !found.limit; depth++) {
-    const { message, detail } = e as { message?: unknown; detail?: unknown };
-    if (message === 'collection_max_files' || message === 'collection_max_bytes') {
-      found = { limit: message, detail: typeof detail === 'string' ? detail : undefined };
-    }
-    e = (e as { cause?: unknown }).cause;
-  }
-  const [used, allowed] = (found.detail ?? '').split(' ').map(Number);
-  return new AppError('collection_limit_reached', {
-    members: {
-      ...(found.limit ? { limit: found.limit } : {}),
-      ...(Number.isFinite(used) && found.detail ? { used: used! } : {}),
-      ...(Number.isFinite(allowed) && found.detail ? { allowed: allowed! } : {}),
-    },
-    cause: err,
-  });
 }
 
 /** What the upload is, or the 4xx that says why it cannot be read (before anything is stored). */
