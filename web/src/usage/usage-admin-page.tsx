@@ -5,7 +5,7 @@ import { Denied, Page } from '../components/page';
 import { useApp } from '../context';
 import { failureText } from '../i18n/failure';
 import { messages } from '../i18n/messages';
-import { amountColumns, DayChart, usedDays, type UsageOverview } from './usage-parts';
+import { amountColumns, CollectionsTable, DaysSection, type UsageOverview } from './usage-parts';
 
 /**
  * Everyone's usage (`#/admin/usage`, super admins): the last 30 days as a chart with the same
@@ -35,7 +35,6 @@ export function UsageAdminPage() {
       </Page>
     );
   }
-  const days = overview ? usedDays(overview.days) : [];
   return (
     <Page class="usage-admin-page" heading={m.adminTitle}>
       <p class="hint">{m.intro}</p>
@@ -43,37 +42,7 @@ export function UsageAdminPage() {
       {!overview && !problem && <p role="status">{m.loading}</p>}
       {overview && (
         <>
-          <section aria-labelledby="usage-all-days">
-            <h2 id="usage-all-days">{m.period(overview.from, overview.to)}</h2>
-            <div class="usage-charts">
-              <DayChart
-                days={overview.days}
-                pick={(d) => d.total_tokens}
-                title={m.chartTitle}
-                m={m}
-              />
-              <DayChart
-                days={overview.days}
-                pick={(d) => d.questions}
-                title={m.chartQuestionsTitle}
-                m={m}
-              />
-            </div>
-            {days.length === 0 ? (
-              <p>{m.nothingYet}</p>
-            ) : (
-              <DataTable
-                class="usage-days"
-                caption={m.perDay(days.length)}
-                columns={[
-                  { header: m.day, rowHeader: true, cell: (row) => row.day },
-                  ...amountColumns<(typeof days)[number]>(m),
-                ]}
-                rows={days}
-                rowKey={(row) => row.day}
-              />
-            )}
-          </section>
+          <DaysSection from={overview.from} to={overview.to} days={overview.days} m={m} />
           {overview.by_user.length > 0 && (
             <DataTable
               class="usage-users"
@@ -90,25 +59,7 @@ export function UsageAdminPage() {
               rowKey={(row) => row.user_id}
             />
           )}
-          {overview.by_collection.length > 0 && (
-            <DataTable
-              class="usage-collections"
-              caption={m.perCollection(overview.by_collection.length)}
-              columns={[
-                {
-                  header: m.collection,
-                  rowHeader: true,
-                  cell: (row) =>
-                    row.collection_id === null
-                      ? m.noCollection
-                      : (row.collection_name ?? m.unreadableCollection),
-                },
-                ...amountColumns<UsageOverview['by_collection'][number]>(m),
-              ]}
-              rows={overview.by_collection}
-              rowKey={(row) => row.collection_id ?? 'none'}
-            />
-          )}
+          <CollectionsTable rows={overview.by_collection} m={m} />
         </>
       )}
     </Page>

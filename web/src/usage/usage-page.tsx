@@ -6,7 +6,7 @@ import { useApp } from '../context';
 import { failureText } from '../i18n/failure';
 import { formatDate } from '../i18n/format';
 import { messages } from '../i18n/messages';
-import { amountColumns, DayChart, usedDays, type UsageReport } from './usage-parts';
+import { amountColumns, CollectionsTable, DaysSection, type UsageReport } from './usage-parts';
 
 /**
  * My usage (`#/usage`): today against the daily limits and when they reset, the last 30 days
@@ -46,7 +46,6 @@ function Report({ report, m }: { report: UsageReport; m: ReturnType<typeof messa
       today.questions >= today.limits.user_daily_questions) ||
     (today.limits.user_daily_tokens !== null &&
       today.total_tokens >= today.limits.user_daily_tokens);
-  const days = usedDays(report.days);
   return (
     <>
       <section class="usage-today" aria-labelledby="usage-today-heading">
@@ -64,32 +63,7 @@ function Report({ report, m }: { report: UsageReport; m: ReturnType<typeof messa
         <p class="hint">{m.resetsAt(formatDate(today.resets_at))}</p>
         <Notice tone="warning" text={over ? m.overLimit : undefined} />
       </section>
-      <section aria-labelledby="usage-days-heading">
-        <h2 id="usage-days-heading">{m.period(report.from, report.to)}</h2>
-        <div class="usage-charts">
-          <DayChart days={report.days} pick={(d) => d.total_tokens} title={m.chartTitle} m={m} />
-          <DayChart
-            days={report.days}
-            pick={(d) => d.questions}
-            title={m.chartQuestionsTitle}
-            m={m}
-          />
-        </div>
-        {days.length === 0 ? (
-          <p>{m.nothingYet}</p>
-        ) : (
-          <DataTable
-            class="usage-days"
-            caption={m.perDay(days.length)}
-            columns={[
-              { header: m.day, rowHeader: true, cell: (row) => row.day },
-              ...amountColumns<(typeof days)[number]>(m),
-            ]}
-            rows={days}
-            rowKey={(row) => row.day}
-          />
-        )}
-      </section>
+      <DaysSection from={report.from} to={report.to} days={report.days} m={m} />
       {report.by_key.length > 0 && (
         <DataTable
           class="usage-keys"
@@ -106,25 +80,7 @@ function Report({ report, m }: { report: UsageReport; m: ReturnType<typeof messa
           rowKey={(row) => row.key_id ?? 'none'}
         />
       )}
-      {report.by_collection.length > 0 && (
-        <DataTable
-          class="usage-collections"
-          caption={m.perCollection(report.by_collection.length)}
-          columns={[
-            {
-              header: m.collection,
-              rowHeader: true,
-              cell: (row) =>
-                row.collection_id === null
-                  ? m.noCollection
-                  : (row.collection_name ?? m.unreadableCollection),
-            },
-            ...amountColumns<UsageReport['by_collection'][number]>(m),
-          ]}
-          rows={report.by_collection}
-          rowKey={(row) => row.collection_id ?? 'none'}
-        />
-      )}
+      <CollectionsTable rows={report.by_collection} m={m} />
     </>
   );
 }

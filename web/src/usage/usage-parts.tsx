@@ -2,6 +2,7 @@ import type { AppContext } from '../context';
 import type { Column } from '../components/data-table';
 import { formatInteger } from '../i18n/format';
 import type { Messages } from '../i18n/messages';
+import { DataTable } from '../components/data-table';
 import { useUniqueId } from '../components/unique-id';
 
 export type UsageReport = Awaited<ReturnType<AppContext['api']['chat']['GetUsage']>>;
@@ -86,3 +87,68 @@ export function DayChart(props: {
 /** The days that had any use, newest first: what the per-day table lists beside the chart. */
 export const usedDays = (days: readonly UsageDay[]) =>
   days.filter((d) => d.questions > 0 || d.total_tokens > 0).reverse();
+
+/**
+ * The period's days: a chart of tokens and one of questions, and the days that had any use as a
+ * table with the same figures (what assistive technology reads instead of the charts).
+ */
+export function DaysSection(props: {
+  from: string;
+  to: string;
+  days: readonly UsageDay[];
+  m: Messages['usage'];
+}) {
+  const { m } = props;
+  const id = useUniqueId('usage-days');
+  const days = usedDays(props.days);
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id}>{m.period(props.from, props.to)}</h2>
+      <div class="usage-charts">
+        <DayChart days={props.days} pick={(d) => d.total_tokens} title={m.chartTitle} m={m} />
+        <DayChart days={props.days} pick={(d) => d.questions} title={m.chartQuestionsTitle} m={m} />
+      </div>
+      {days.length === 0 ? (
+        <p>{m.nothingYet}</p>
+      ) : (
+        <DataTable
+          class="usage-days"
+          caption={m.perDay(days.length)}
+          columns={[
+            { header: m.day, rowHeader: true, cell: (row) => row.day },
+            ...amountColumns<UsageDay>(m),
+          ]}
+          rows={days}
+          rowKey={(row) => row.day}
+        />
+      )}
+    </section>
+  );
+}
+
+type CollectionRow = UsageReport['by_collection'][number];
+
+/** The period per collection (none when nothing was asked of one). */
+export function CollectionsTable(props: { rows: readonly CollectionRow[]; m: Messages['usage'] }) {
+  const { m } = props;
+  if (props.rows.length === 0) return null;
+  return (
+    <DataTable
+      class="usage-collections"
+      caption={m.perCollection(props.rows.length)}
+      columns={[
+        {
+          header: m.collection,
+          rowHeader: true,
+          cell: (row) =>
+            row.collection_id === null
+              ? m.noCollection
+              : (row.collection_name ?? m.unreadableCollection),
+        },
+        ...amountColumns<CollectionRow>(m),
+      ]}
+      rows={props.rows}
+      rowKey={(row) => row.collection_id ?? 'none'}
+    />
+  );
+}
