@@ -1,4 +1,4 @@
-import { sqlStateOf } from '#shared/db/sql-state';
+import { raisedLimit, sqlStateOf } from '#shared/db/sql-state';
 import { AppError } from '#shared/errors/app-error';
 import { errorText } from '#shared/errors/catalogue';
 import type { Language } from '../answer/language';
@@ -18,37 +18,14 @@ export function nextUtcMidnight(now: Date = new Date()): Date {
  */
 export function quotaRefusal(err: unknown, language: Language, now: Date = new Date()): unknown {
   if (sqlStateOf(err) !== QUOTA_REACHED) return err;
-  const { limit, used, allowed } = limitOf(err);
   const resets = nextUtcMidnight(now);
   return new AppError('quota_exceeded', {
     detail: errorText('quota_exceeded', language),
     headers: { 'Retry-After': String(Math.ceil((resets.getTime() - now.getTime()) / 1000)) },
-    members: {
-      resets_at: resets.toISOString(),
-      ...(limit ? { limit } : {}),
-      ...(used !== undefined ? { used } : {}),
-      ...(allowed !== undefined ? { allowed } : {}),
-    },
+    members: { resets_at: resets.toISOString(), ...raisedLimit(err, DAILY_LIMITS) },
     cause: err,
   });
 }
 
-const LIMITS = new Set(['user_daily_questions', 'user_daily_tokens']);
-
-/** The limit named by the function's MESSAGE, and its DETAIL "<used> <limit>". */
-function limitOf(err: unknown): { limit?: string; used?: number; allowed?: number } {
-  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
-    const { message, detail } = e as { message?: unknown; detail?: unknown };
-    const name = typeof message === 'string' ? message.trim() : '';
-    if (LIMITS.has(name)) {
-      const [used, allowed] = typeof detail === 'string' ? detail.split(' ').map(Number) : [];
-      return {
-        limit: name,
-        ...(Number.isFinite(used) ? { used } : {}),
-        ...(Number.isFinite(allowed) ? { allowed } : {}),
-      };
-    }
-    e = (e as { cause?: unknown }).cause;
-  }
-  return {};
-}
+/** The limits kbchat_quota names in its MESSAGE. */
+const DAILY_LIMITS = ['user_daily_questions', 'user_daily_tokens'];
