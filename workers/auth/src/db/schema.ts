@@ -116,9 +116,20 @@ export const oidcLogins = pgTable(
     codeVerifier: text('code_verifier').notNull(),
     /** Where in the web app to go back to afterwards (a hash route), or null. */
     returnTo: text('return_to'),
+    /**
+     * SHA-256 of the random value the starting browser got in its attempt cookie: the callback
+     * completes only with that cookie, so a callback URL opened in another browser signs no one
+     * in (login CSRF).
+     */
+    browserHash: text('browser_hash').notNull(),
+    /** The client address that started it: one address may keep only so many under way. */
+    address: text('address').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('oidc_logins_created_idx').on(t.createdAt)],
+  (t) => [
+    index('oidc_logins_created_idx').on(t.createdAt),
+    index('oidc_logins_address_idx').on(t.address),
+  ],
 );
 
 /** How an audited action ended. */
