@@ -38,6 +38,22 @@ describe('the audit filters', () => {
       expect(err.code).toBe('validation_failed');
       expect(err.errors?.map((e) => e.field)).toEqual(['from']);
     }
+    // Years the database has no timestamp for (year 0; past 9999, where a day added to `to`
+    // would land): refused as the field's mistake, never a 500.
+    for (const query of [
+      { from: '0000-01-01' },
+      { to: '0000-12-31' },
+      { from: '0001-01-01T00:30:00+01:00' },
+      { to: '+010000-01-01T00:00:00Z' },
+    ]) {
+      const err = refusal(query);
+      expect(err.code).toBe('validation_failed');
+      expect(err.errors?.map((e) => e.field)).toEqual(Object.keys(query));
+    }
+    expect(auditFilter({ from: '0001-01-01', to: '9999-12-31' })).toEqual({
+      from: new Date('0001-01-01T00:00:00Z'),
+      to: new Date('9999-12-31T23:59:59.999Z'),
+    });
     expect(refusal({ from: '2026-11-02', to: '2026-11-01T00:00:00Z' }).errors).toEqual([
       { field: 'to', message: 'before (or the same as) from' },
     ]);

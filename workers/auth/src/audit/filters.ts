@@ -32,19 +32,30 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?$/;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+// The instants the database's timestamps and JavaScript's ISO strings share: from the year 1
+// (Postgres has no year 0) to the end of 9999 (past it, ISO strings grow a sign Postgres reads
+// as no time).
+const FIRST = Date.parse('0001-01-01T00:00:00Z');
+const LAST = Date.parse('9999-12-31T23:59:59.999Z');
+
 /** A time the filter can use, or the reason it cannot. */
 function instant(text: string): Date | string {
+  let time: Date;
   if (DATE.test(text)) {
-    const day = new Date(`${text}T00:00:00Z`);
-    return Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== text
-      ? 'not a real date'
-      : day;
+    time = new Date(`${text}T00:00:00Z`);
+    if (Number.isNaN(time.getTime()) || time.toISOString().slice(0, 10) !== text) {
+      return 'not a real date';
+    }
+  } else {
+    if (!DATE_TIME.test(text))
+      return 'not an ISO 8601 date (2026-11-26) or time (2026-11-26T08:00:00Z)';
+    const withZone = /(Z|[+-]\d{2}:\d{2})$/.test(text) ? text : `${text}Z`;
+    time = new Date(withZone);
+    if (Number.isNaN(time.getTime())) return 'not a real time';
   }
-  if (!DATE_TIME.test(text))
-    return 'not an ISO 8601 date (2026-11-26) or time (2026-11-26T08:00:00Z)';
-  const withZone = /(Z|[+-]\d{2}:\d{2})$/.test(text) ? text : `${text}Z`;
-  const time = new Date(withZone);
-  return Number.isNaN(time.getTime()) ? 'not a real time' : time;
+  return time.getTime() < FIRST || time.getTime() > LAST
+    ? 'not between the years 1 and 9999'
+    : time;
 }
 
 /**
@@ -69,7 +80,9 @@ export function auditFilter(query: AuditQuery): AuditFilter {
       issues.push({ field, message: at });
       continue;
     }
-    filter[field] = field === 'to' && DATE.test(text) ? new Date(at.getTime() + DAY_MS) : at;
+    // A `to` day includes all of it; the last day there is, up to its last instant.
+    filter[field] =
+      field === 'to' && DATE.test(text) ? new Date(Math.min(at.getTime() + DAY_MS, LAST)) : at;
   }
   if (filter.from && filter.to && filter.to <= filter.from) {
     issues.push({ field: 'to', message: 'before (or the same as) from' });

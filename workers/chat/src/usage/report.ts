@@ -10,13 +10,26 @@ export const DEFAULT_PERIOD_DAYS = 30;
 const DAY_MS = 86_400_000;
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
+/** The first day the database has (there is no year 0); a day string compares as its date. */
+const FIRST_DAY = '0001-01-01';
+const maxDay = (a: string, b: string) => (a < b ? b : a);
+const beforeYearOne = (field: 'from' | 'to') =>
+  new AppError('validation_failed', {
+    detail: `${field}: before the year 1.`,
+    errors: [{ field, message: 'before the year 1' }],
+  });
+
 /** `from`..`to` (UTC days, inclusive), defaulting to the 30 days up to today; 400 when backwards or too long. */
 export function periodOf(
   params: { from?: string | undefined; to?: string | undefined },
   now: Date = new Date(),
 ): { from: string; to: string } {
   const to = params.to ?? dayOf(now);
-  const from = params.from ?? dayOf(new Date(Date.parse(to) - (DEFAULT_PERIOD_DAYS - 1) * DAY_MS));
+  if (to < FIRST_DAY) throw beforeYearOne('to');
+  if (params.from !== undefined && params.from < FIRST_DAY) throw beforeYearOne('from');
+  const from =
+    params.from ??
+    maxDay(dayOf(new Date(Date.parse(to) - (DEFAULT_PERIOD_DAYS - 1) * DAY_MS)), FIRST_DAY);
   const days = (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
   if (days < 1) throw new AppError('validation_failed', { detail: 'from: after to.' });
   if (days > MAX_PERIOD_DAYS) {

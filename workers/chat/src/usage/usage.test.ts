@@ -73,6 +73,11 @@ describe('the report period', () => {
   it('refuses a backwards or over-long period', () => {
     expect(() => periodOf({ from: '2026-11-27', to: '2026-11-26' }, now)).toThrow(AppError);
     expect(() => periodOf({ from: '2025-01-01', to: '2026-11-26' }, now)).toThrow(/367 days/);
+    // Year 0 is no date to the database: refused as the field's mistake, never a 500.
+    expect(() => periodOf({ from: '0000-12-31', to: '0001-01-05' }, now)).toThrow(/from: /);
+    expect(() => periodOf({ to: '0000-01-05' }, now)).toThrow(/to: /);
+    // The default 30 days before a day near the first start at the first.
+    expect(periodOf({ to: '0001-01-05' }, now)).toEqual({ from: '0001-01-01', to: '0001-01-05' });
   });
   it('fills every day, a day without use as zeros, and totals them', () => {
     const days = everyDay('2026-02-27', '2026-03-01', [
