@@ -1,3 +1,4 @@
+import { EMBEDDING_COLUMN_DIMENSIONS } from '#shared/model/embedding-width';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -29,8 +30,7 @@ const actingSuperAdmin = sql`(select current_setting('kbchat.role', true)) = 'SU
 const collectionsWhere = (min: 'viewer' | 'editor' | 'owner') =>
   sql`(select kbchat_collections(${sql.raw(`'${min}'`)}))::uuid[]`;
 
-/** Knowledge's vector column width (its schema's EMBEDDING_COLUMN_DIMENSIONS): shorter vectors are zero-padded. */
-export const EMBEDDING_COLUMN_DIMENSIONS = 1536;
+export { EMBEDDING_COLUMN_DIMENSIONS };
 
 /** How an answer ended: streamed whole, cut off (the client went away), refused, or failed. */
 export const MESSAGE_STATUSES = ['complete', 'incomplete', 'refused', 'failed'] as const;

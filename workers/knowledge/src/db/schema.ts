@@ -1,3 +1,4 @@
+import { EMBEDDING_COLUMN_DIMENSIONS } from '#shared/model/embedding-width';
 import { sql, type AnyColumn } from 'drizzle-orm';
 import {
   bigint,
@@ -54,11 +55,7 @@ const actingSuperAdmin = sql`(select current_setting('kbchat.role', true)) = 'SU
 const reindexOwner = (collectionId: AnyColumn) =>
   sql`(${collectionId} = any(${collectionsWhere('owner')}) or (${collectionId} is null and ${actingSuperAdmin}))`;
 
-/**
- * Width of the vector column. Embedding models with fewer dimensions are zero-padded to it
- * (which keeps cosine similarity exact); models with more are a configuration error.
- */
-export const EMBEDDING_COLUMN_DIMENSIONS = 1536;
+export { EMBEDDING_COLUMN_DIMENSIONS };
 
 /** Where a file is on its way to the index: only `ready` files are ever searched. */
 export const FILE_STATUSES = ['queued', 'processing', 'ready', 'failed'] as const;
