@@ -55,6 +55,24 @@ export const users = pgTable(
 );
 
 /**
+ * Sessions ended before their token expires: a logout names its token's `jti` here, and
+ * kbchat_session refuses a token whose session is listed. A row is of no use once the token would
+ * have expired anyway (`expires_at`), and kbchat_end_session removes those. Written and read only
+ * by those two functions (SECURITY DEFINER): the workers' role has no row of it.
+ */
+export const endedSessions = pgTable(
+  'ended_sessions',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('ended_sessions_expires_idx').on(t.expiresAt)],
+).enableRLS();
+
+/**
  * Login attempts per key in a fixed window (`pair:<name>|<address>`, `address:<address>`,
  * `user:<name>`, or `device:<id>` for an attempt with a valid device cookie), counted before the
  * password is checked. `next_allowed_at` is the per-username backoff for addresses the user has
