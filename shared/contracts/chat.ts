@@ -4,6 +4,7 @@ import { AnswerSettings, GapReport, OfficialAnswer, OfficialAnswerInput } from '
 import { ChatRefusal, ChatSource, SentenceSupport, Usage } from './chat-sources';
 import { CollectionIds, DatabaseHealth, FileIds, KnowledgeHealth } from './common';
 import { DocumentFilters } from './document-metadata';
+import { JsonRpcErrorAnswer } from './mcp';
 import { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, ModelList } from './openai';
 import { UsageLimits, UsageOverview, UsagePeriod, UsageReport } from './usage';
 
@@ -205,6 +206,8 @@ with what was answered by then, marked \`incomplete\`.
         }),
       },
       stream: ChatMessage,
+      // Over a daily limit (workers/chat/src/usage), before the stream starts.
+      errors: ['quota_exceeded'],
       events: {
         conversation: ChatConversation,
         sources: z.array(ChatSource),
@@ -246,6 +249,7 @@ the history.
       envelope: false,
       streamEnd: '[DONE]',
       errorProtocol: 'openai',
+      errors: ['quota_exceeded'],
     }),
     ListModels: method({
       doc: `The grounding modes the OpenAI-compatible endpoint takes as \`model\`: \`kbchat\`.
@@ -264,24 +268,55 @@ answer with its citations and sentence support, as the OpenAI-compatible door an
 JSON-RPC errors with a 4xx status; an unknown tool or invalid arguments, a tool result marked
 \`isError\`. See docs/mcp.md. @path(/mcp) @credential(key)`,
       output: webResponse({
-        contentTypes: ['application/json'],
-        description: 'A JSON-RPC answer, or 202 with no body for notifications alone.',
+        200: {
+          description:
+            'The JSON-RPC answer (one, or a list for a batch). A tool that failed is a result marked `isError` with the problem in its structured content (over the daily limits: `quota_exceeded` with `resets_at`).',
+          contentTypes: ['application/json'],
+        },
+        202: { description: 'Notifications (or responses) alone: accepted, no body.' },
+        400: {
+          description:
+            'Not JSON, not JSON-RPC, a batch of more than 100 messages, or an unsupported protocol version: a JSON-RPC error.',
+          contentTypes: ['application/json'],
+          schema: JsonRpcErrorAnswer,
+        },
+        406: {
+          description:
+            'The client does not accept both `application/json` and `text/event-stream`: a JSON-RPC error.',
+          contentTypes: ['application/json'],
+          schema: JsonRpcErrorAnswer,
+        },
+        415: {
+          description: 'The body is not `application/json`: a JSON-RPC error.',
+          contentTypes: ['application/json'],
+          schema: JsonRpcErrorAnswer,
+        },
       }),
+      // Over 64 KiB: refused unread by the route's body limit, before the transport.
+      errors: ['body_too_large'],
     }),
     GetMcp: method({
       doc: `The transport's server-to-client event stream, which this stateless server does not
 offer: 405 with a JSON-RPC error, as the protocol allows. @path(/mcp) @credential(key)`,
       output: webResponse({
-        contentTypes: ['application/json'],
-        description: 'Never: always 405.',
+        405: {
+          description: 'Always: a JSON-RPC error; `Allow: POST`.',
+          contentTypes: ['application/json'],
+          schema: JsonRpcErrorAnswer,
+          headers: { Allow: z.literal('POST') },
+        },
       }),
     }),
     DeleteMcp: method({
       doc: `Ends an MCP session: this server keeps none, so 405 with a JSON-RPC error, as the
 protocol allows. @path(/mcp) @credential(key)`,
       output: webResponse({
-        contentTypes: ['application/json'],
-        description: 'Never: always 405.',
+        405: {
+          description: 'Always: a JSON-RPC error; `Allow: POST`.',
+          contentTypes: ['application/json'],
+          schema: JsonRpcErrorAnswer,
+          headers: { Allow: z.literal('POST') },
+        },
       }),
     }),
     GetConversations: method({

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { ERRORS, isErrorCode, type ErrorCode } from '../errors/catalogue';
 import { parseAnnotations, type Annotation } from './annotations';
 import { CREDENTIALS, type Credential } from './credential';
 import { isFileDownloadSpec } from './file-download';
@@ -21,6 +22,9 @@ import { compileTags, parseValidateRule } from './validate-tags';
  * - `@credential(login | key)`: one value, from that list; repeated `@credential` must agree;
  *   not on a `@role(guest)` route (which takes no credential);
  * - `@validate(target, tags…)`: see validate-tags.ts.
+ * And the declaration's `errors`: catalogue codes, each once, of failure statuses the common
+ * responses do not already describe (400, 401, 403), none a status the route's own `Response`
+ * (webResponse) declares.
  * Anything else is free metadata, kept in the annotation stores.
  */
 
@@ -80,6 +84,7 @@ export function compileRoute(
     }
 
     const response = responseOf(spec, streaming, fail);
+    const errors = declaredErrors(spec.errors ?? [], response, fail);
     const params = spec.params ?? {};
     const httpMethod = httpMethodOf(name);
     const pathParams = [...path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1] ?? '');
@@ -111,6 +116,7 @@ export function compileRoute(
       response,
       rpc: rpcCapable && (grpc || !options.annotatedOnly),
       errorProtocol: spec.errorProtocol,
+      errors,
     };
   } catch (err) {
     if (err instanceof ServiceDeclarationError) throw err;
@@ -196,13 +202,40 @@ function responseOf(
   }
   if (isWebResponseSpec(spec.output)) {
     if (spec.envelope !== undefined) fail('a Response has no `envelope`');
-    const { contentTypes, description } = spec.output;
-    return { kind: 'response', contentTypes, description };
+    const { answers } = spec.output;
+    if ('401' in answers || '403' in answers) {
+      fail("a Response's 401 and 403 are the route's steps' refusals: leave them out");
+    }
+    return { kind: 'response', answers };
   }
   if (spec.output) {
     return { kind: 'data', schema: spec.output as z.ZodType, envelope: spec.envelope ?? true };
   }
   return { kind: 'empty' };
+}
+
+/** Statuses every route's document already describes where they apply. */
+const COMMON_STATUSES = new Set([400, 401, 403]);
+
+function declaredErrors(
+  codes: readonly string[],
+  response: ResponsePlan,
+  fail: (m: string) => never,
+): ErrorCode[] {
+  const seen = new Set<string>();
+  for (const code of codes) {
+    if (!isErrorCode(code)) fail(`errors: "${code}" is not a code of the error catalogue`);
+    if (seen.has(code)) fail(`errors: "${code}" is listed twice`);
+    seen.add(code);
+    const { status } = ERRORS[code as ErrorCode];
+    if (status < 400 || COMMON_STATUSES.has(status)) {
+      fail(`errors: "${code}" is a ${status}, which every route's description already covers`);
+    }
+    if (response.kind === 'response' && String(status) in response.answers) {
+      fail(`errors: "${code}" is a ${status}, which the route's own Response declares`);
+    }
+  }
+  return codes as ErrorCode[];
 }
 
 function validateChecks(

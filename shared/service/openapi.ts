@@ -1,11 +1,12 @@
 import type { z } from 'zod';
-import type { ErrorCode } from '../errors/catalogue';
+import { ERRORS, errorDetail, type ErrorCode, type ErrorEntry } from '../errors/catalogue';
 import type { Language } from '../i18n/language';
 import { stripAnnotations } from './annotations';
 import type { Credential } from './credential';
 import { openApiSchema, SchemaComponents, type JsonObject } from './openapi-schema';
 import { isOptional } from './schema-kind';
 import type { ParamPlan, Route, Service } from './types';
+import type { WebAnswer } from './web-response';
 
 /**
  * The OpenAPI 3.0.3 description of a service (spec 4.2, "Generated outputs").
@@ -18,9 +19,13 @@ import type { ParamPlan, Route, Service } from './types';
  *   verbatim in the `x-annotations` extension.
  * - Answers: 200 `{"data": …}`, 204, `text/event-stream` (message schema, named events in
  *   `x-sse-events`, a completed stream's last raw line in `x-sse-end`; a streaming method with
- *   an `output` also lists `application/json`), a file with Content-Disposition; errors refer to the Problem schema;
+ *   an `output` also lists `application/json`), a file with Content-Disposition, a route's own
+ *   `Response` (webResponse) under each status it declares; errors refer to the Problem schema;
  *   401/403 (plain text) on routes with a `@role` other than `guest` alone; on `@credential`
- *   routes 401 and a 403 that is also the problem of the refused credential.
+ *   routes 401 and a 403 that is also the problem of the refused credential. The codes a route
+ *   declares (`errors`) are listed under their status, each as a Problem that also has its
+ *   catalogue entry's members (`<Code>Problem`: `allOf` the Problem and them), with the
+ *   entry's headers (a 429's Retry-After).
  * - One security scheme, `bearerAuth` (`Authorization: Bearer <token>`), named by the
  *   `security` of every route not marked `@role(guest)` alone (those get `security: []`): the
  *   token check every module applies wants a token there. Documentation tools offer a token
@@ -95,7 +100,8 @@ const FIELD_ISSUE: JsonObject = {
 };
 const PROBLEM: JsonObject = {
   type: 'object',
-  description: 'RFC 9457 problem details, with a stable `code` and the request id.',
+  description:
+    'RFC 9457 problem details, with a stable `code` and the request id. Some codes add members of their own (a 429 `quota_exceeded` says when the limits reset): the routes that answer them describe them.',
   required: ['type', 'title', 'status', 'detail', 'code'],
   properties: {
     type: { type: 'string', enum: ['about:blank'] },
@@ -202,7 +208,7 @@ function operation(route: Route, components: SchemaComponents, language: Languag
     ...(description ? { description } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
-    responses: responsesOf(route, schema),
+    responses: responsesOf(route, schema, components),
     security: guestOnly(route) ? [] : [{ [BEARER]: [] }],
     ...(route.annotations.length > 0
       ? { 'x-annotations': route.annotations.map(({ name, params }) => ({ name, params })) }
@@ -287,8 +293,12 @@ function requestBodyOf(route: Route, schema: ToSchema): JsonObject | undefined {
   return { required: required.length > 0, content };
 }
 
-function responsesOf(route: Route, schema: ToSchema): JsonObject {
-  const responses: JsonObject = { ...successResponses(route, schema) };
+function responsesOf(route: Route, schema: ToSchema, components: SchemaComponents): JsonObject {
+  // Integer-like keys keep numeric order whatever the insertion order: 2xx before 4xx.
+  const responses: JsonObject = {
+    ...successResponses(route, schema),
+    ...declaredErrors(route.errors, schema, components),
+  };
   if (route.params.length > 0) responses['400'] = responseRef('BadRequest');
   if ((route.roles && !guestOnly(route)) || route.credential) {
     // Another protocol's clients read JSON: its routes refuse in problem documents.
@@ -356,12 +366,12 @@ function successResponses(route: Route, schema: ToSchema): JsonObject {
       };
     }
     case 'response':
-      return {
-        '200': {
-          description: response.description,
-          content: Object.fromEntries(response.contentTypes.map((type) => [type, {}])),
-        },
-      };
+      return Object.fromEntries(
+        Object.entries(response.answers).map(([status, answer]) => [
+          status,
+          webAnswer(answer, schema),
+        ]),
+      );
     case 'redirect':
       return {
         '302': {
@@ -388,6 +398,94 @@ function successResponses(route: Route, schema: ToSchema): JsonObject {
         },
       };
   }
+}
+
+function webAnswer(answer: WebAnswer, schema: ToSchema): JsonObject {
+  const body = answer.schema && schema(answer.schema, 'output');
+  return {
+    description: answer.description,
+    ...(answer.headers ? { headers: headerObjects(answer.headers, schema) } : {}),
+    ...(answer.contentTypes?.length
+      ? {
+          content: Object.fromEntries(
+            answer.contentTypes.map((type) => [type, body ? { schema: body } : {}]),
+          ),
+        }
+      : {}),
+  };
+}
+
+function headerObjects(headers: Readonly<Record<string, z.ZodType>>, schema: ToSchema) {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, s]) => {
+      const { description, ...body } = schema(s, 'output');
+      return [name, { ...(typeof description === 'string' ? { description } : {}), schema: body }];
+    }),
+  );
+}
+
+/**
+ * The responses of the codes a route declares, by status: each code's problem with its own
+ * members, its words and headers. Several codes of one status: one of their problems.
+ */
+function declaredErrors(
+  codes: readonly ErrorCode[],
+  schema: ToSchema,
+  components: SchemaComponents,
+): JsonObject {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERRORS[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: JsonObject = {};
+  for (const [status, group] of byStatus) {
+    const problems = group.map((code) => problemOf(code, schema, components));
+    const entries: ErrorEntry[] = group.map((code) => ERRORS[code]);
+    const headers = Object.assign({}, ...entries.map((entry) => entry.headers ?? {})) as Record<
+      string,
+      z.ZodType
+    >;
+    responses[String(status)] = {
+      description: group.map((code) => `\`${code}\`: ${errorDetail(code)}`).join('\n\n'),
+      ...(Object.keys(headers).length > 0 ? { headers: headerObjects(headers, schema) } : {}),
+      content: {
+        'application/problem+json': {
+          schema: problems.length === 1 ? problems[0] : { oneOf: problems },
+        },
+      },
+    };
+  }
+  return responses;
+}
+
+/** `quota_exceeded` → a reference to `QuotaExceededProblem`, added to the components. */
+function problemOf(code: ErrorCode, schema: ToSchema, components: SchemaComponents): JsonObject {
+  const name = `${code.replace(/(?:^|_)([a-z0-9])/g, (_, c: string) => c.toUpperCase())}Problem`;
+  if (!components.schemas[name]) {
+    const { status, members }: ErrorEntry = ERRORS[code];
+    // The members' properties only: the object's own `additionalProperties: false` would
+    // refuse the problem's fields, which the allOf's other half describes.
+    const own = members ? schema(members, 'output') : {};
+    const properties = (own.properties ?? {}) as Record<string, JsonObject>;
+    const required = (own.required ?? []) as string[];
+    components.schemas[name] = {
+      description: `The problem of \`${code}\`${members ? ', with its own members' : ''}.`,
+      allOf: [
+        PROBLEM_REF,
+        {
+          type: 'object',
+          required: ['status', 'code', ...required],
+          properties: {
+            status: { type: 'integer', enum: [status] },
+            code: { type: 'string', enum: [code] },
+            ...properties,
+          },
+        },
+      ],
+    };
+  }
+  return { $ref: `#/components/schemas/${name}` };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
+import type { ErrorCode } from '../errors/catalogue';
 import type { Logger } from '../log/logger';
 import type { AnnotationStore } from './annotation-store';
 import type { Annotation } from './annotations';
@@ -9,7 +10,7 @@ import type { HttpMethod, RoutePattern } from './naming';
 import type { Redirect, RedirectSpec } from './redirect';
 import type { SseEvent } from './sse';
 import type { TagCheck } from './validate-tags';
-import type { WebResponseSpec } from './web-response';
+import type { WebAnswer, WebResponseSpec } from './web-response';
 
 // ---- The declaration: plain data a worker writes once. ----
 
@@ -49,6 +50,14 @@ export interface MethodSpec {
    * spec's routes).
    */
   readonly errorProtocol?: 'openai';
+  /**
+   * Catalogue codes the route answers beyond the common refusals (400 validation, 401, 403,
+   * and the `default` problem): the OpenAPI document lists each under its status, with the
+   * members and headers its catalogue entry declares (a 429's `resets_at` and Retry-After). A
+   * status listed here is described as exactly these codes: list every code of that status the
+   * route can answer.
+   */
+  readonly errors?: readonly ErrorCode[];
 }
 
 export type MethodMap = Record<string, MethodSpec>;
@@ -122,12 +131,8 @@ export type ResponsePlan =
     }
   | { readonly kind: 'file'; readonly contentTypes: readonly string[] }
   | { readonly kind: 'redirect' }
-  /** The implementation's own `Response` (web-response.ts). */
-  | {
-      readonly kind: 'response';
-      readonly contentTypes: readonly string[];
-      readonly description: string;
-    };
+  /** The implementation's own `Response` (web-response.ts): its statuses, as declared. */
+  | { readonly kind: 'response'; readonly answers: Readonly<Record<string, WebAnswer>> };
 
 export interface Route {
   /** The method name; keys the annotation stores. */
@@ -152,6 +157,8 @@ export interface Route {
   readonly rpc: boolean;
   /** MethodSpec.errorProtocol. */
   readonly errorProtocol: 'openai' | undefined;
+  /** MethodSpec.errors: the codes the route answers beyond the common refusals. */
+  readonly errors: readonly ErrorCode[];
 }
 
 export interface Service<M extends MethodMap = MethodMap, AnnotatedOnly extends boolean = boolean> {

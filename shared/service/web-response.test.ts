@@ -9,7 +9,12 @@ import { mountService } from './mount';
 import { openApiDocument } from './openapi';
 import { isWebResponseSpec, webResponse } from './web-response';
 
-const answer = webResponse({ contentTypes: ['application/json'], description: 'JSON-RPC.' });
+const RpcError = z.object({ jsonrpc: z.literal('2.0'), error: z.object({ code: z.int() }) });
+const answer = webResponse({
+  200: { description: 'JSON-RPC.', contentTypes: ['application/json'] },
+  202: { description: 'Accepted; no body.' },
+  400: { description: 'Malformed.', contentTypes: ['application/json'], schema: RpcError },
+});
 
 const service = defineService({
   name: 'svc',
@@ -48,10 +53,14 @@ const post = (body: string, token = 'ok') =>
   });
 
 describe('webResponse()', () => {
-  it('is recognised, and needs a content type', () => {
+  it('is recognised, and needs its statuses, a schema only with a content type', () => {
     expect(isWebResponseSpec(answer)).toBe(true);
     expect(isWebResponseSpec({ kind: 'fileDownload' })).toBe(false);
-    expect(() => webResponse({ contentTypes: [], description: 'x' })).toThrow();
+    expect(() => webResponse({})).toThrow(/list the statuses/);
+    expect(() => webResponse({ 2000: { description: 'x' } })).toThrow(/not an HTTP status/);
+    expect(() => webResponse({ 200: { description: 'x', schema: RpcError } })).toThrow(
+      /no content type/,
+    );
   });
 
   it('passes the implementation’s Response on as it is, the body unread before it', async () => {
@@ -76,15 +85,42 @@ describe('webResponse()', () => {
     expect((await app().request(post('{}', 'bad'))).status).toBe(401);
   });
 
-  it('is described with its content types, and never offered over RPC', () => {
+  it('is described by each status it declares, with its content types, and never offered over RPC', () => {
     const operation = openApiDocument(service).paths['/modulesvc/rpc']!.post as {
       responses: Record<string, { description: string; content?: Record<string, unknown> }>;
     };
+    expect(Object.keys(operation.responses)).toEqual(['200', '202', '400', 'default']);
     expect(operation.responses['200']).toEqual({
       description: 'JSON-RPC.',
       content: { 'application/json': {} },
     });
+    // No body: no content.
+    expect(operation.responses['202']).toEqual({ description: 'Accepted; no body.' });
+    expect(operation.responses['400']).toEqual({
+      description: 'Malformed.',
+      content: {
+        'application/json': {
+          schema: expect.objectContaining({
+            type: 'object',
+            properties: expect.objectContaining({ jsonrpc: { type: 'string', enum: ['2.0'] } }),
+          }),
+        },
+      },
+    });
     expect(service.routes[0]!.rpc).toBe(false);
+  });
+
+  it('leaves the route’s steps’ refusals (401, 403) and the declared errors’ statuses to them', () => {
+    const declare = (spec: object) =>
+      defineService({ name: 'bad', prefix: '/bad', methods: { PostX: method(spec) } });
+    const own = (status: number) =>
+      webResponse({ [status]: { description: 'x', contentTypes: ['application/json'] } });
+    expect(() => declare({ output: own(401) })).toThrow(/steps' refusals/);
+    expect(() => declare({ output: own(403) })).toThrow(/steps' refusals/);
+    expect(() => declare({ output: own(413), errors: ['body_too_large'] })).toThrow(
+      /the route's own Response declares/,
+    );
+    expect(() => declare({ output: own(200), errors: ['body_too_large'] })).not.toThrow();
   });
 
   it('cannot stream, and takes no envelope', () => {

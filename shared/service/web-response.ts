@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+
 /**
  * A method that answers the HTTP request itself: a protocol with framing of its own, whose
  * library builds the web `Response` (the Model Context Protocol's Streamable HTTP transport
@@ -7,18 +9,37 @@
  */
 export interface WebResponseSpec {
   readonly kind: 'webResponse';
-  /** Media types the answers may have, for the OpenAPI document. */
-  readonly contentTypes: readonly string[];
-  /** What the answers are, for the OpenAPI document. */
-  readonly description: string;
+  /**
+   * Every status the implementation answers, for the OpenAPI document (the route's steps add
+   * their own refusals, as on any route).
+   */
+  readonly answers: Readonly<Record<string, WebAnswer>>;
 }
 
-export function webResponse(options: {
-  contentTypes: readonly string[];
-  description: string;
-}): WebResponseSpec {
-  if (options.contentTypes.length === 0) throw new Error('webResponse: list a content type');
-  return { kind: 'webResponse', ...options };
+/** One status of a {@link WebResponseSpec}. */
+export interface WebAnswer {
+  readonly description: string;
+  /** The media types of its body; none: it has no body (a 202). */
+  readonly contentTypes?: readonly string[];
+  /** The body's shape, when it is JSON the document can describe. */
+  readonly schema?: z.ZodType;
+  /** Headers it carries, each with its value's schema. */
+  readonly headers?: Readonly<Record<string, z.ZodType>>;
+}
+
+const STATUS = /^[1-5][0-9][0-9]$/;
+
+export function webResponse(answers: Readonly<Record<number, WebAnswer>>): WebResponseSpec {
+  const statuses = Object.keys(answers);
+  if (statuses.length === 0) throw new Error('webResponse: list the statuses it answers');
+  for (const status of statuses) {
+    if (!STATUS.test(status)) throw new Error(`webResponse: ${status} is not an HTTP status`);
+    const answer = answers[Number(status)]!;
+    if (answer.schema && !answer.contentTypes?.length) {
+      throw new Error(`webResponse: the ${status} has a schema but no content type`);
+    }
+  }
+  return { kind: 'webResponse', answers };
 }
 
 export function isWebResponseSpec(value: unknown): value is WebResponseSpec {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { errorGroup } from './entry.ts';
 
 /** Questions, conversations and the OpenAI-compatible door. */
@@ -27,6 +28,19 @@ export const chatErrors = errorGroup({
     status: 429,
     en: 'You have reached your daily limit of questions or tokens. It resets at midnight UTC.',
     zh: '你今天的提问次数或令牌用量已达上限，将于 UTC 零点（北京时间上午 8 点）重置。',
+    // What workers/chat/src/usage/quota.ts puts in the problem (the OpenAPI documents say so).
+    members: z.object({
+      resets_at: z.iso.datetime().describe('When the daily limits reset: the next midnight UTC.'),
+      limit: z
+        .enum(['user_daily_questions', 'user_daily_tokens'])
+        .optional()
+        .describe('The daily limit reached.'),
+      used: z.int().nonnegative().optional().describe('How much of it today has used.'),
+      allowed: z.int().positive().optional().describe('The limit.'),
+    }),
+    headers: {
+      'Retry-After': z.int().positive().describe('Seconds until the daily limits reset.'),
+    },
   },
 });
 

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { errorGroup } from './entry.ts';
 
 /** Collections, their members and the files in them. */
@@ -7,6 +8,15 @@ export const collectionErrors = errorGroup({
     status: 413,
     en: 'The collection is full: it holds as many files or bytes as allowed. Delete files from it, or ask an administrator to raise the limit.',
     zh: '该资料集已满：文件数或存储容量已达上限。请删除其中的文件，或请管理员提高上限。',
+    // What workers/knowledge/src/handlers/collection-full.ts puts in the problem.
+    members: z.object({
+      limit: z
+        .enum(['collection_max_files', 'collection_max_bytes'])
+        .optional()
+        .describe('The limit the file would pass.'),
+      used: z.int().nonnegative().optional().describe('Files or bytes the collection holds.'),
+      allowed: z.int().positive().optional().describe('The limit.'),
+    }),
   },
   last_owner: {
     status: 409,

@@ -1,4 +1,5 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { z } from 'zod';
 import type { Language } from '../../i18n/language.ts';
 
 /**
@@ -7,10 +8,17 @@ import type { Language } from '../../i18n/language.ts';
  * the wire (a problem's `detail`) when it must say something else, such as an API route to
  * call or a text fixed by the original's protocol; without it the wire says `en`.
  */
-export type ErrorEntry = { status: ContentfulStatusCode; detail?: string } & Record<
-  Language,
-  string
->;
+export type ErrorEntry = {
+  status: ContentfulStatusCode;
+  detail?: string;
+  /**
+   * The members its problem document carries besides the problem's own (AppError's `members`),
+   * for the OpenAPI documents of the routes that declare the code (MethodSpec `errors`).
+   */
+  members?: z.ZodObject;
+  /** The headers its answer carries (AppError's `headers`), each with its value's schema. */
+  headers?: Readonly<Record<string, z.ZodType>>;
+} & Record<Language, string>;
 
 /** Checks a group of entries against {@link ErrorEntry} and keeps its literal keys. */
 export const errorGroup = <const T extends Record<string, ErrorEntry>>(entries: T): T => entries;
