@@ -1,5 +1,6 @@
 // npm run audit:verify against a real database (PGlite, migrated): an untouched chain passes,
-// a record changed, removed or cut off by its owner is named, a recorded prune is not a break.
+// a record changed, removed or cut off by its owner is named, a recorded prune is not a break
+// (nor one that removed every record).
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -117,6 +118,56 @@ describe('the audit chain', () => {
       },
     );
     expect(report).toMatchObject({ count: 28, firstId: 4, start: 'after prune' });
+    expect(report.broken).toBeUndefined();
+  });
+
+  it('a prune that removed every record chains its own record to the last one removed', async () => {
+    const outcome = await tampered(
+      sql`update audit_events set at = now() - interval '5000 days'`,
+      async () => {
+        const [last] = await onDb(
+          async (db) =>
+            (
+              await db.execute<{ id: string; hash: string }>(
+                sql`select a.id::text as id, a.hash from audit_events a order by a.id desc limit 1`,
+              )
+            ).rows,
+        );
+        await onDb((db) => db.execute(sql`select kbchat_audit_prune()`));
+        const [prune] = await onDb(
+          async (db) =>
+            (
+              await db.execute<{ prev_hash: string; detail: Record<string, unknown> }>(
+                sql`select prev_hash, detail from audit_events`,
+              )
+            ).rows,
+        );
+        return { last: last!, prune: prune!, report: await verify() };
+      },
+    );
+    // Not 64 zeros: the chain goes on from the record it removed last, in the hash itself.
+    expect(outcome.prune.prev_hash).toBe(outcome.last.hash);
+    expect(outcome.prune.detail).toMatchObject({
+      removed: 30,
+      last_removed_id: Number(outcome.last.id),
+      last_removed_hash: outcome.last.hash,
+    });
+    expect(outcome.report).toMatchObject({ count: 1, start: 'after prune' });
+    expect(outcome.report.broken).toBeUndefined();
+  });
+
+  it('a trail that an earlier prune (migration 0028) emptied starts after that prune', async () => {
+    // 0028's prune appended its record to the emptied table: 64 zeros before it, the removed
+    // records named only in its detail.
+    const report = await tampered(
+      [
+        sql`delete from audit_events`,
+        sql`select kbchat_audit('auth.audit_prune', 'ok', null, null, null, null, 'audit_events',
+          null, null, ${JSON.stringify({ removed: 30, last_removed_id: 30, last_removed_hash: 'f'.repeat(64) })}::jsonb)`,
+      ],
+      verify,
+    );
+    expect(report).toMatchObject({ count: 1, start: 'after prune' });
     expect(report.broken).toBeUndefined();
   });
 

@@ -34,6 +34,9 @@ interface Row extends Record<string, unknown> {
   prev_hash: string;
   hash: string;
   text: string;
+  action: string;
+  /** A prune's record: the last record it removed (null when it removed none). */
+  last_removed_id: string | null;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -53,13 +56,14 @@ export async function verifyAuditChain(
   let before: string | null = null;
   for (;;) {
     const { rows } = await db.execute<Row>(sql`
-      select a.id::text as id, a.prev_hash, a.hash, kbchat_audit_text(a) as text
+      select a.id::text as id, a.prev_hash, a.hash, kbchat_audit_text(a) as text, a.action,
+        a.detail->>'last_removed_id' as last_removed_id
       from audit_events a where a.id > ${last} order by a.id limit ${pageSize}`);
     for (const row of rows) {
       const id = Number(row.id);
       if (before === null) {
         report.firstId = id;
-        report.start = await startOf(db, row.prev_hash);
+        report.start = await startOf(db, row);
         if (report.start === null) {
           report.broken = {
             id,
@@ -90,11 +94,21 @@ export async function verifyAuditChain(
   }
 }
 
-/** The first kept record's prev_hash: 64 zeros, or the last removed record's hash as a prune recorded it. */
-async function startOf(db: Db, prevHash: string): Promise<ChainReport['start']> {
-  if (prevHash === GENESIS) return 'genesis';
+/**
+ * Where the chain starts, by its first record's prev_hash: 64 zeros (the first record ever), or
+ * the last removed record's hash as a prune recorded it (since migration 0032 that prune's own
+ * record, when it removed every record before it). A prune that removed every record under
+ * migration 0028 appended its record to an empty table, so it starts from 64 zeros and names
+ * what it removed only in its detail: after a prune too.
+ */
+async function startOf(db: Db, first: Row): Promise<ChainReport['start']> {
+  if (first.prev_hash === GENESIS) {
+    return first.action === 'auth.audit_prune' && first.last_removed_id !== null
+      ? 'after prune'
+      : 'genesis';
+  }
   const { rows } = await db.execute(sql`
     select 1 from audit_events
-    where action = 'auth.audit_prune' and detail->>'last_removed_hash' = ${prevHash} limit 1`);
+    where action = 'auth.audit_prune' and detail->>'last_removed_hash' = ${first.prev_hash} limit 1`);
   return rows.length > 0 ? 'after prune' : null;
 }

@@ -1,4 +1,4 @@
--- kbchat_audit_prune: its current definition, last set by migrations/0028_audit_prune.sql.
+-- kbchat_audit_prune: its current definition, last set by migrations/0032_audit_prune_chain.sql.
 -- To change it, write a migration that replaces it and change this file to match
 -- (dev/sql-functions.test.ts checks that they agree).
 --
@@ -8,9 +8,12 @@
 -- starts from the first kept record, whose prev_hash is that hash. Runs at most once a UTC day
 -- (answers null when today's prune is done). Only a prefix of the chain goes: every record
 -- before the first one inside the retention, so the kept records stay one unbroken chain.
+-- Its own record is appended before the removal, so it chains to the newest record like any
+-- append: when every record was older than the retention, that is the last removed one, whose
+-- hash it then carries as prev_hash (migration 0028 removed first and started from 64 zeros).
 -- The append lock (kbchat_audit's) is held to the end, so no record is appended meanwhile.
 -- SECURITY DEFINER: the workers' role cannot delete from audit_events.
-CREATE FUNCTION kbchat_audit_prune()
+CREATE OR REPLACE FUNCTION kbchat_audit_prune()
 RETURNS bigint
 LANGUAGE plpgsql
 SECURITY DEFINER
@@ -39,8 +42,8 @@ BEGIN
     1
   );
   SELECT * INTO v_last FROM audit_events a WHERE a.id < v_keep_from ORDER BY a.id DESC LIMIT 1;
-  DELETE FROM audit_events a WHERE a.id < v_keep_from;
-  GET DIAGNOSTICS v_removed = ROW_COUNT;
+  SELECT count(*) INTO v_removed FROM audit_events a WHERE a.id < v_keep_from;
+  -- Its id comes after every record there, so the removal below never reaches it.
   PERFORM kbchat_audit(
     'auth.audit_prune', 'ok', NULL, NULL, NULL, NULL, 'audit_events', NULL, NULL,
     jsonb_build_object(
@@ -51,6 +54,7 @@ BEGIN
       'last_removed_hash', v_last.hash
     )
   );
+  DELETE FROM audit_events a WHERE a.id < v_keep_from;
   RETURN v_removed;
 END
 $$;
