@@ -1,13 +1,15 @@
--- kbchat_quota: its current definition, last set by migrations/0027_quotas.sql.
+-- kbchat_quota: its current definition, last set by migrations/0033_quota_search.sql.
 -- To change it, write a migration that replaces it and change this file to match
 -- (dev/sql-functions.test.ts checks that they agree).
 --
--- Refuses a question (SQLSTATE KBQ01) when the acting user has reached a daily
--- limit of usage_limits (questions or tokens, UTC day). It is a statement of the chat's first
--- batch, after kbchat_session, so the check costs no round trip of its own. MESSAGE names the
--- limit reached; DETAIL is "<used> <limit>". With no daily limit set it reads one row and returns.
+-- Refuses a question or a search (SQLSTATE KBQ01) when the acting user has reached a daily
+-- limit of usage_limits (UTC day): questions (a question only: `kbchat_quota()`) or tokens (a
+-- question, and a search: `kbchat_quota(false)`; a search embeds its question but is not a
+-- question). It is a statement of the chat's first batch, after kbchat_session, so the check
+-- costs no round trip of its own. MESSAGE names the limit reached; DETAIL is "<used> <limit>".
+-- With no limit that applies set it reads one row and returns.
 -- SECURITY INVOKER: usage_daily's policies let the user read their own rows.
-CREATE FUNCTION kbchat_quota() RETURNS void
+CREATE FUNCTION kbchat_quota(is_question boolean DEFAULT true) RETURNS void
 LANGUAGE plpgsql VOLATILE
 SET search_path = public, pg_temp
 AS $$
@@ -17,7 +19,7 @@ DECLARE
   used_tokens bigint;
 BEGIN
   SELECT * INTO lim FROM usage_limits WHERE id = 1;
-  IF lim.user_daily_questions IS NULL AND lim.user_daily_tokens IS NULL THEN
+  IF (lim.user_daily_questions IS NULL OR NOT is_question) AND lim.user_daily_tokens IS NULL THEN
     RETURN;
   END IF;
   SELECT coalesce(sum(d.questions), 0),
@@ -25,7 +27,7 @@ BEGIN
     INTO used_questions, used_tokens
     FROM usage_daily d
    WHERE d.user_id = kbchat_user() AND d.day = (now() AT TIME ZONE 'UTC')::date;
-  IF used_questions >= lim.user_daily_questions THEN
+  IF is_question AND used_questions >= lim.user_daily_questions THEN
     RAISE EXCEPTION 'user_daily_questions'
       USING ERRCODE = 'KBQ01', DETAIL = used_questions || ' ' || lim.user_daily_questions;
   END IF;
