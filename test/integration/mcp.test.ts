@@ -1,35 +1,23 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { exports } from 'cloudflare:workers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { makeTextPdf } from '../../dev/fixtures/pdf-builder';
 import { DEFAULT_ERROR_TEXTS } from '../../workers/chat/src/answer/language';
 import { call, createUser, tokenFor } from '../helpers/auth';
+import { queryRows } from '../helpers/database';
 import { storeCounts } from '../helpers/hostile';
+import { callTool as tool, MCP_URL, mcpClient as connect, type ToolError } from '../helpers/mcp';
 
 // The MCP server through the gateway, driven by the official SDK's own client over its
-// Streamable HTTP transport, as Claude Desktop or any MCP client would reach it.
-
-const MCP_URL = 'http://kb.test/modulechat/mcp';
-const gatewayFetch = (url: string | URL, init?: RequestInit) =>
-  exports.default.fetch(new Request(url, init));
+// Streamable HTTP transport (test/helpers/mcp.ts), as Claude Desktop or any MCP client would
+// reach it.
 
 async function apiKeyFor(user: { username: string; password: string }) {
   const login = await tokenFor(user.username, user.password);
   const res = await call('/moduleauth/api_key', { token: login, json: { name: 'mcp client' } });
   expect(res.status, await res.clone().text()).toBe(200);
   return { key: (await res.json<{ data: { key: string } }>()).data.key, login };
-}
-
-async function connect(bearer: string): Promise<Client> {
-  const client = new Client({ name: 'kbchat-mcp-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(MCP_URL), {
-    requestInit: { headers: { Authorization: `Bearer ${bearer}` } },
-    fetch: gatewayFetch,
-  });
-  await client.connect(transport);
-  return client;
 }
 
 const PAGES = [
@@ -45,11 +33,6 @@ let ownerLogin = '';
 let otherLogin = '';
 let collection = '';
 let file = '';
-
-type Structured<T> = CallToolResult & { structuredContent: T };
-const tool = async <T>(client: Client, name: string, args: Record<string, unknown>) =>
-  (await client.callTool({ name, arguments: args })) as Structured<T>;
-type ToolError = { error: { status: number; code: string; message: string } };
 
 beforeAll(async () => {
   const ownerUser = await createUser();
@@ -333,6 +316,41 @@ describe('hostile messages', () => {
     );
     expect(tooMany.status).toBe(400);
     expect(await storeCounts()).toEqual(before);
+  });
+
+  it('a batch (a JSON array) is refused whole before anything runs: no model is asked, nothing is counted', async () => {
+    // Batches would run their tool calls at once, each passing the daily limits before any of
+    // them is counted; protocol 2025-06-18 removed batching.
+    const user = await createUser();
+    const { key } = await apiKeyFor(user);
+    const tag = `Batchwren${crypto.randomUUID().slice(0, 8)}`;
+    const asks = Array.from({ length: 3 }, (_, i) => ({
+      jsonrpc: '2.0',
+      id: i + 1,
+      method: 'tools/call',
+      params: { name: 'ask', arguments: { question: `What does ${tag} ${i} cost?` } },
+    }));
+    for (const batch of [asks, asks.slice(0, 1), [{ jsonrpc: '2.0', method: 'ping', id: 1 }]]) {
+      const res = await raw(JSON.stringify(batch), {
+        Authorization: `Bearer ${key}`,
+        'Mcp-Protocol-Version': '2025-06-18',
+      });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toBe('application/json');
+      const body = await res.json<{ jsonrpc: string; id: unknown; error: { code: number } }>();
+      expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    }
+    const modelRequests = await fetch(`${inject('stack').modelControlUrl}/requests`);
+    expect(JSON.stringify(await modelRequests.json())).not.toContain(tag);
+    const usage = await queryRows(sql`select 1 from usage_daily where user_id = ${user.id}::uuid`);
+    expect(usage).toEqual([]);
+    // One message per POST is answered as before.
+    const single = await raw(JSON.stringify({ jsonrpc: '2.0', method: 'ping', id: 9 }), {
+      Authorization: `Bearer ${key}`,
+      'Mcp-Protocol-Version': '2025-06-18',
+    });
+    expect(single.status).toBe(200);
+    expect(await single.json()).toMatchObject({ jsonrpc: '2.0', id: 9, result: {} });
   });
 
   it('an oversized body is refused unread (413); oversized arguments are invalid arguments', async () => {

@@ -19,9 +19,11 @@ export const MCP_MAX_BODY_BYTES = 64 * 1024;
  * its own by a server made for it, as JSON (the tools' answers are complete before they are
  * sent: nothing streams, and the caller's session is settled before the answer goes out). The
  * transport answers malformed messages itself (400 with a JSON-RPC error, 406 for a client
- * that does not accept JSON, 415 for a body that is not JSON).
+ * that does not accept JSON, 415 for a body that is not JSON). A batch is refused before it.
  */
 export const postMcp: Impl['PostMcp'] = async (_params, ctx) => {
+  const request = ctx.http!.req.raw;
+  if (await isBatch(request)) return batchRefused();
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
@@ -30,12 +32,44 @@ export const postMcp: Impl['PostMcp'] = async (_params, ctx) => {
   const server = await mcpServer(ctx);
   await server.connect(transport);
   try {
-    return await transport.handleRequest(ctx.http!.req.raw);
+    return await transport.handleRequest(request);
   } finally {
     // The answer is complete (JSON, not a stream): nothing is left to send.
     ctx.waitUntil(server.close());
   }
 };
+
+/**
+ * Whether the body is a JSON-RPC batch (a JSON array). The transport would hand each of its
+ * messages (up to 100) to the server without waiting, so their tool calls would run at once,
+ * each `ask` passing the daily limits before any of them is counted. Protocol 2025-06-18
+ * removed batching, and no client needs it: one message per POST. The body is read from a copy
+ * (the module's body limit has bounded it to 64 KiB); a body that is not JSON is left to the
+ * transport, whose answer to it is the protocol's.
+ */
+async function isBatch(request: Request): Promise<boolean> {
+  if (!request.body) return false;
+  try {
+    return Array.isArray(JSON.parse(await request.clone().text()));
+  } catch {
+    return false;
+  }
+}
+
+/** A batch's refusal, as the transport itself answers an invalid request: nothing of it ran. */
+const batchRefused = () =>
+  new Response(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: {
+        code: -32600,
+        message:
+          'Invalid Request: batches are not accepted (removed in protocol version 2025-06-18); send one message per POST.',
+      },
+      id: null,
+    }),
+    { status: 400, headers: { 'Content-Type': 'application/json' } },
+  );
 
 /**
  * A stateless server offers no server-to-client stream and keeps no session to end: the
