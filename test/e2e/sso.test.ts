@@ -3,8 +3,11 @@
 // worker is configured for it. The whole round trip (the login page's button, the provider's
 // form, the callback, the web app collecting its token), the second visit reusing the linked
 // user, the role from the groups claim, and hostile returns: an unknown state, a replayed
-// callback, and ID tokens forged at the provider's real token endpoint (wrong nonce, issuer,
-// audience, signature, expired), each refused with its catalogue error and nothing written.
+// callback, a callback URL carried to another browser (login CSRF), and ID tokens forged at the
+// provider's real token endpoint (wrong nonce, issuer, audience, signature, expired), each
+// refused with its catalogue error and nothing written; an account squatted by sign-up under
+// someone's email is not linked to them; a role claim cannot demote the last super admin; one
+// address cannot take every sign-in under way.
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -20,6 +23,7 @@ import {
   LOCAL_ACCOUNTS,
   LOCAL_CLIENT,
   startIdentityProvider,
+  type LocalAccount,
   type RunningIdentityProvider,
 } from '../../dev/stack/identity-provider.ts';
 import { launchBrowser, openPage, screenshot, type Session } from './browser';
@@ -31,6 +35,22 @@ let dataDir: string;
 let adminToken: string;
 const LABEL = 'Local ID';
 const MAX_PENDING = 20;
+const MAX_PENDING_PER_ADDRESS = 5;
+/**
+ * The provider's accounts: the local ones, chen (whose email someone registers first) and zhao
+ * (an administrator whose group the provider takes away). The provider reads them at each
+ * sign-in, so a test can change a group.
+ */
+const ACCOUNTS: Record<string, LocalAccount> = {
+  ...LOCAL_ACCOUNTS,
+  chen: { password: 'chen-sso-password', email: 'chen@example.org', groups: [], name: '陈静' },
+  zhao: {
+    password: 'zhao-sso-password',
+    email: 'zhao@example.org',
+    groups: [ADMIN_GROUP],
+    name: '赵敏',
+  },
+};
 /** Sign-in round trips measured here, ms (printed at the end, docs/measurements). */
 const timings: { what: string; ms: number }[] = [];
 
@@ -49,8 +69,15 @@ beforeAll(async () => {
       KBCHAT_VAR_OIDC_CLIENT_ID: LOCAL_CLIENT.id,
       KBCHAT_VAR_OIDC_CLIENT_SECRET: LOCAL_CLIENT.secret,
       KBCHAT_VAR_OIDC_LABEL: LABEL,
-      // Small, so that the last test can reach it (sign-ins under way at once).
+      // Small, so that the last test can reach them (sign-ins under way at once).
       KBCHAT_VAR_OIDC_MAX_PENDING: String(MAX_PENDING),
+      KBCHAT_VAR_OIDC_MAX_PENDING_PER_ADDRESS: String(MAX_PENDING_PER_ADDRESS),
+      // As deployed on Cloudflare (the edge sets CF-Connecting-IP): the last test starts
+      // sign-ins from several addresses. The browser sends none (all its calls are "unknown").
+      KBCHAT_VAR_TRUST_CF_CONNECTING_IP: 'true',
+      // Linking by verified email, with sign-up open: no account may be linked by email then.
+      KBCHAT_VAR_OIDC_MATCH_EMAIL: 'true',
+      KBCHAT_VAR_ALLOW_SIGNUP: 'true',
       KBCHAT_VAR_OIDC_ADMIN_CLAIM: 'groups',
       KBCHAT_VAR_OIDC_ADMIN_VALUE: ADMIN_GROUP,
     },
@@ -61,6 +88,7 @@ beforeAll(async () => {
   idp = await startIdentityProvider({
     port,
     redirectUris: [`${dev.baseUrl}/moduleauth/sso/callback`],
+    accounts: ACCOUNTS,
   });
   browser = await launchBrowser();
   adminToken = await passwordLogin(LOCAL_ADMIN.username, LOCAL_ADMIN.password);
@@ -79,9 +107,12 @@ afterAll(async () => {
   if (dataDir && !process.env.KEEP_SSO_DATA) await rm(dataDir, { recursive: true, force: true });
 });
 
-async function api<T>(pathname: string, options: { token?: string; json?: unknown } = {}) {
+async function api<T>(
+  pathname: string,
+  options: { token?: string; json?: unknown; method?: 'PUT' } = {},
+) {
   const res = await fetch(`${dev.baseUrl}${pathname}`, {
-    method: options.json === undefined ? 'GET' : 'POST',
+    method: options.method ?? (options.json === undefined ? 'GET' : 'POST'),
     headers: {
       ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
       ...(options.json === undefined ? {} : { 'Content-Type': 'application/json' }),
@@ -110,11 +141,10 @@ async function users(): Promise<UserRow[]> {
   return res.body.data.items;
 }
 
-async function ssoRecords(outcome: 'ok' | 'denied' | 'failed') {
-  const res = await api<{ data: { total: number; items: { detail: { reason?: string } }[] } }>(
-    `/moduleauth/audit?action=auth.sso_login&outcome=${outcome}&size=200`,
-    { token: adminToken },
-  );
+async function ssoRecords(outcome: 'ok' | 'denied' | 'failed', token = adminToken) {
+  const res = await api<{
+    data: { total: number; items: { actor_name?: string; detail: { reason?: string } }[] };
+  }>(`/moduleauth/audit?action=auth.sso_login&outcome=${outcome}&size=200`, { token });
   expect(res.status).toBe(200);
   return res.body.data;
 }
@@ -141,7 +171,7 @@ async function signInWithSso(page: Page, account: string, buttonName = `Sign in 
   ]);
   if (reached === 'form') {
     await page.getByLabel('Username').fill(account);
-    await page.getByLabel('Password').fill(LOCAL_ACCOUNTS[account]!.password);
+    await page.getByLabel('Password').fill(ACCOUNTS[account]!.password);
     await page.getByRole('button', { name: 'Sign in' }).click({ timeout: 60_000 });
   }
   const response = await collected;
@@ -295,6 +325,54 @@ describe('hostile returns to the callback', () => {
     }
   });
 
+  it('signs nobody in with a callback URL carried to another browser (login CSRF)', async () => {
+    // Someone starts a sign-in, signs in at the provider as themselves (bob) and stops before
+    // the provider's redirect to the callback reaches the service: they keep its URL.
+    const attacker = await openPage(browser, dev.baseUrl);
+    const victim = await openPage(browser, dev.baseUrl);
+    let callback = '';
+    try {
+      // Chromium stops the request to the callback (a redirect's target, which Playwright's
+      // routing does not see) and tells its URL.
+      const cdp = await attacker.context.newCDPSession(attacker.page);
+      cdp.on('Fetch.requestPaused', (paused) => {
+        callback = paused.request.url;
+        void cdp.send('Fetch.failRequest', {
+          requestId: paused.requestId,
+          errorReason: 'Aborted',
+        });
+      });
+      await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*/moduleauth/sso/callback*' }] });
+      await attacker.page.goto('/');
+      await attacker.page.getByRole('link', { name: `Sign in with ${LABEL}` }).click();
+      await attacker.page.getByLabel('Username').fill('bob');
+      await attacker.page.getByLabel('Password').fill(ACCOUNTS.bob!.password);
+      await attacker.page.getByRole('button', { name: 'Sign in' }).click();
+      await expect.poll(() => callback, { timeout: 60_000 }).toContain('state=');
+      const count = (await users()).length;
+      const failed = (await ssoRecords('failed')).total;
+
+      // A logged-out victim opens it (a link, an image, a page that redirects): refused.
+      await victim.page.goto(callback);
+      await expect
+        .poll(() => victim.page.locator('.login .notice').textContent())
+        .toContain('This sign-in has expired or was already used');
+      expect(await tokenOf(victim.page)).toBeNull();
+      expect((await users()).length).toBe(count);
+      const records = await ssoRecords('failed');
+      expect(records.total).toBe(failed + 1);
+      expect(records.items[0]!.detail.reason).toMatch(/not started in this browser/);
+
+      // The URL was a good one: in the browser that started the sign-in it completes.
+      await cdp.send('Fetch.disable');
+      await attacker.page.goto(callback);
+      await loggedInAs(attacker.page, 'bob');
+    } finally {
+      await attacker.context.close();
+      await victim.context.close();
+    }
+  });
+
   // Each case signs in as wang, whom the service does not know yet: a refused sign-in must
   // create no user. The token endpoint is the provider's own; only the ID token it answers
   // with is forged, signed with the provider's key (or, for the signature case, another).
@@ -357,23 +435,129 @@ describe('hostile returns to the callback', () => {
   });
 });
 
+describe('linking by verified email (OIDC_MATCH_EMAIL) while sign-up is open', () => {
+  it('links no account anyone could have registered: the squatter keeps theirs, chen gets her own', async () => {
+    // Before chen's first sign-in, someone registers her email as a username, with a password
+    // of their own.
+    const squatter = { username: 'chen@example.org', password: 'squatter-password-2026' };
+    const squat = await api<{ data: { id: string } }>('/moduleauth/signup', { json: squatter });
+    expect(squat.status).toBe(200);
+    const { page, context } = await openPage(browser, dev.baseUrl);
+    try {
+      await page.goto('/');
+      await signInWithSso(page, 'chen');
+      await loggedInAs(page, 'chen');
+      const me = await api<{ data: { id: string; username: string } }>('/moduleauth/me', {
+        token: (await tokenOf(page))!,
+      });
+      expect(me.body.data.id).not.toBe(squat.body.data.id);
+      expect(me.body.data.username).toBe('chen');
+      const records = await ssoRecords('ok');
+      expect(records.items[0]).toMatchObject({ actor_name: 'chen', detail: { how: 'created' } });
+      // The squatter's password still opens only the squatter's own account.
+      const theirs = await api<{ data: { id: string } }>('/moduleauth/me', {
+        token: await passwordLogin(squatter.username, squatter.password),
+      });
+      expect(theirs.body.data.id).toBe(squat.body.data.id);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('a role claim and the last super admin', () => {
+  it('refuses a sign-in whose claim would demote the last super admin, as such, changing nothing', async () => {
+    const first = await openPage(browser, dev.baseUrl);
+    let zhaoToken = '';
+    try {
+      await first.page.goto('/');
+      await signInWithSso(first.page, 'zhao');
+      await loggedInAs(first.page, 'zhao');
+      zhaoToken = (await tokenOf(first.page))!;
+    } finally {
+      await first.context.close();
+    }
+    // zhao (a super admin by the group) makes every other super admin a user, and so is the
+    // last one; then the provider takes the group away.
+    const others = (await users()).filter((u) => u.role === 'SUPER_ADMIN' && u.username !== 'zhao');
+    expect(others.length).toBeGreaterThan(0);
+    const setRole = (id: string, superAdmin: boolean) =>
+      api('/moduleauth/user_role', {
+        method: 'PUT',
+        token: zhaoToken,
+        json: { user_id: id, super_admin: superAdmin },
+      });
+    const second = await openPage(browser, dev.baseUrl);
+    try {
+      for (const other of others) expect((await setRole(other.id, false)).status).toBe(200);
+      ACCOUNTS.zhao!.groups = [];
+      const denied = (await ssoRecords('denied', zhaoToken)).total;
+      await second.page.goto('/');
+      const { response } = await signInWithSso(second.page, 'zhao');
+      expect(response.status()).toBe(409);
+      expect(((await response.json()) as { code: string }).code).toBe('sso_last_super_admin');
+      await expect
+        .poll(() => second.page.locator('.login .notice').textContent())
+        .toContain('you are the last super admin here');
+      expect(await tokenOf(second.page)).toBeNull();
+      // Nothing changed: zhao is still a super admin, and their session still holds.
+      const me = await api<{ data: { role: string } }>('/moduleauth/me', { token: zhaoToken });
+      expect(me.body.data.role).toBe('SUPER_ADMIN');
+      const records = await ssoRecords('denied', zhaoToken);
+      expect(records.total).toBe(denied + 1);
+      expect(records.items[0]).toMatchObject({
+        actor_name: 'zhao',
+        detail: { reason: 'sso_last_super_admin' },
+      });
+    } finally {
+      ACCOUNTS.zhao!.groups = [ADMIN_GROUP];
+      for (const other of others) await setRole(other.id, true);
+      // The seeded admin's role changed twice: their earlier token ended with it.
+      adminToken = await passwordLogin(LOCAL_ADMIN.username, LOCAL_ADMIN.password);
+      await second.context.close();
+    }
+  });
+});
+
 // Last: it leaves abandoned sign-ins behind (they expire after ten minutes).
 describe('sign-ins started and never finished', () => {
-  it('are bounded: past OIDC_MAX_PENDING a start answers 503 sso_busy and keeps nothing', async () => {
-    const start = () => fetch(`${dev.baseUrl}/moduleauth/sso/start`, { redirect: 'manual' });
+  const start = (address: string) =>
+    fetch(`${dev.baseUrl}/moduleauth/sso/start`, {
+      redirect: 'manual',
+      headers: { 'CF-Connecting-IP': address },
+    });
+  const expectBusy = async (res: Response) => {
+    expect(res.status).toBe(503);
+    expect(res.headers.get('Set-Cookie')).toBeNull();
+    expect(((await res.json()) as { code: string }).code).toBe('sso_busy');
+  };
+
+  it('are bounded per address: one address cannot take them all', async () => {
+    const one = '203.0.113.7';
+    for (let i = 0; i < MAX_PENDING_PER_ADDRESS; i++) {
+      const res = await start(one);
+      expect(res.status).toBe(302);
+      expect(res.headers.get('Set-Cookie')).toMatch(/^__Secure-kbchat-sso-attempt=[\w-]{43};/);
+    }
+    await expectBusy(await start(one));
+    // Another address still starts one.
+    expect((await start('203.0.113.8')).status).toBe(302);
+  });
+
+  it('are bounded in all: past OIDC_MAX_PENDING a start answers 503 sso_busy and keeps nothing', async () => {
     let started = 0;
     let refused: Response | undefined;
     for (let i = 0; i < MAX_PENDING + 5 && !refused; i++) {
-      const res = await start();
+      const res = await start(`198.51.100.${i + 1}`);
       if (res.status === 302) started++;
       else refused = res;
     }
-    // (Earlier tests' sign-ins finished, each deleting its own; any left unfinished count too.)
+    // (The test above left six under way; earlier tests' sign-ins finished, each deleting its
+    // own, and any left unfinished count too.)
     expect(started).toBeGreaterThan(0);
-    expect(started).toBeLessThanOrEqual(MAX_PENDING);
-    expect(refused?.status).toBe(503);
-    expect(((await refused!.json()) as { code: string }).code).toBe('sso_busy');
-    // And it stays refused: nothing was kept by the refusal.
-    expect((await start()).status).toBe(503);
+    expect(started).toBeLessThanOrEqual(MAX_PENDING - MAX_PENDING_PER_ADDRESS - 1);
+    await expectBusy(refused!);
+    // And it stays refused, from any address: nothing was kept by the refusal.
+    await expectBusy(await start('198.51.100.200'));
   });
 });

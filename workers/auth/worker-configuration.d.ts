@@ -22,6 +22,7 @@ interface __BaseEnv_AuthEnv {
 	OIDC_MATCH_EMAIL: string;
 	OIDC_CREATE_USERS: string;
 	OIDC_MAX_PENDING: string;
+	OIDC_MAX_PENDING_PER_ADDRESS: string;
 	OIDC_ADMIN_CLAIM: string;
 	OIDC_ADMIN_VALUE: string;
 	AUTH_PRIVATE_KEY: string;

@@ -101,6 +101,12 @@ export const accessErrors = errorGroup({
     en: 'Your account here is disabled.',
     zh: '你在此处的账号已被停用。',
   },
+  /** The provider's role claim would have made the last active super admin a user. */
+  sso_last_super_admin: {
+    status: 409,
+    en: 'Your identity provider no longer counts you as an administrator, but you are the last super admin here, so you were not signed in. Make someone else a super admin first, or ask for the role at the provider.',
+    zh: '身份提供方已不再将你视为管理员，但你是此处最后一位超级管理员，因此未能登录。请先将他人设为超级管理员，或向身份提供方申请恢复该角色。',
+  },
   sso_nothing_waiting: {
     status: 404,
     en: 'No single sign-on is waiting here. Start it again.',

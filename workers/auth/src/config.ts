@@ -43,6 +43,7 @@ const ssoConfig = z
     OIDC_MATCH_EMAIL: boolean(false),
     OIDC_CREATE_USERS: boolean(true),
     OIDC_MAX_PENDING: positiveInt(10_000),
+    OIDC_MAX_PENDING_PER_ADDRESS: positiveInt(100),
     OIDC_ADMIN_CLAIM: optionalString(),
     OIDC_ADMIN_VALUE: optionalString(),
   })
@@ -64,7 +65,7 @@ const ssoConfig = z
           redirectUri: env.OIDC_REDIRECT_URI,
           matchEmail: env.OIDC_MATCH_EMAIL,
           createUsers: env.OIDC_CREATE_USERS,
-          maxPending: env.OIDC_MAX_PENDING,
+          maxPending: { total: env.OIDC_MAX_PENDING, perAddress: env.OIDC_MAX_PENDING_PER_ADDRESS },
           adminClaim: env.OIDC_ADMIN_CLAIM
             ? { claim: env.OIDC_ADMIN_CLAIM, value: env.OIDC_ADMIN_VALUE ?? '' }
             : undefined,

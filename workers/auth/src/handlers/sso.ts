@@ -6,6 +6,7 @@ import { authConfig, type SsoSettings } from '../config';
 import { authDb, clientAddress, type AuthCall } from '../call';
 import { signingKey, verificationKeys } from '../identity/keys';
 import { issueToken } from '../identity/tokens';
+import { newBrowserBinding, setAttemptCookie, takeBrowserBinding } from '../sso/attempt-cookie';
 import { setHandoff, takeHandoff } from '../sso/handoff';
 import { RecordedRefusal, signInUser } from '../sso/sign-in';
 import { authorizationUrl, completeSignIn, newAttempt, reasonOf, refusalOf } from '../sso/provider';
@@ -40,9 +41,10 @@ function redirectUri(ctx: AuthCall, sso: SsoSettings): string {
 }
 
 /**
- * Starts a sign-in: a fresh state, nonce and PKCE verifier kept in oidc_logins, and the browser
- * sent to the provider. The provider's metadata is fetched first, so that an unreachable
- * provider leaves nothing behind.
+ * Starts a sign-in: a fresh state, nonce and PKCE verifier kept in oidc_logins with the hash of
+ * the browser's attempt cookie (sso/attempt-cookie.ts) and the client's address, and the
+ * browser sent to the provider. The provider's metadata is fetched first, so that an
+ * unreachable provider leaves nothing behind; a refused start (sso_busy) sets no cookie.
  */
 export async function ssoStart({ return_to }: { return_to?: string }, ctx: AuthCall) {
   const sso = ssoSettings(ctx);
@@ -50,14 +52,24 @@ export async function ssoStart({ return_to }: { return_to?: string }, ctx: AuthC
   const location = await authorizationUrl(sso, attempt, redirectUri(ctx, sso));
   const adb = authDb(ctx);
   const returnTo = return_to !== undefined && RETURN_TO.test(return_to) ? return_to : null;
-  const [, saved] = await adb.batch(savingAttempt(adb, { ...attempt, returnTo }, sso.maxPending));
+  const browser = await newBrowserBinding();
+  const address = clientAddress(ctx);
+  const [, saved] = await adb.batch(
+    savingAttempt(
+      adb,
+      { ...attempt, returnTo, browserHash: browser.hash, address },
+      sso.maxPending,
+    ),
+  );
   if (saved.rows.length === 0) throw new AppError('sso_busy');
+  setAttemptCookie(ctx.http!, browser.value);
   return { location };
 }
 
 /**
- * The provider's return. The attempt its state names is taken (deleted) first, so a state
- * completes once; the code is exchanged and the ID token checked; the user is matched or
+ * The provider's return. The attempt its state names is taken (deleted) first, and only by the
+ * browser that started it (its attempt cookie, cleared here): a state completes once, and a
+ * callback URL carried to another browser signs no one in there; the code is exchanged and the ID token checked; the user is matched or
  * created and a login token issued. Success or refusal, the browser goes back to the web app,
  * which collects the outcome with PostSsoSession: nothing of it is ever in a URL. Every outcome
  * is recorded (auth.sso_login), a success in the same batch as the user's change.
@@ -71,10 +83,18 @@ export async function ssoCallback(
   const address = clientAddress(ctx);
   let returnTo: string | null = null;
   try {
-    const attempt = params.state ? await takeAttempt(adb, params.state) : undefined;
+    const browser = await takeBrowserBinding(ctx.http!);
+    const attempt =
+      params.state && browser.length > 0
+        ? await takeAttempt(adb, params.state, browser)
+        : undefined;
     if (!attempt || !attempt.fresh) {
       throw new AppError('sso_expired', {
-        detail: attempt ? 'The sign-in took too long.' : 'Unknown or used state.',
+        detail: attempt
+          ? 'The sign-in took too long.'
+          : browser.length === 0
+            ? 'No attempt cookie: the sign-in was not started in this browser.'
+            : 'Unknown or used state, or one started in another browser.',
       });
     }
     returnTo = attempt.returnTo;
@@ -84,8 +104,10 @@ export async function ssoCallback(
       new URL(ctx.http!.req.url),
       redirectUri(ctx, sso),
     );
-    const user = await signInUser(adb, sso, claims, address);
     const config = authConfig(ctx.env);
+    const user = await signInUser(adb, sso, claims, address, {
+      signupOpen: config.passwords && config.signup,
+    });
     const login = await issueToken(
       user,
       await signingKey(config.signing.privateKey),

@@ -12,7 +12,7 @@ const settings: SsoSettings = {
   redirectUri: undefined,
   matchEmail: true,
   createUsers: true,
-  maxPending: 10_000,
+  maxPending: { total: 10_000, perAddress: 100 },
   adminClaim: undefined,
 };
 

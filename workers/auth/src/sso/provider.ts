@@ -1,5 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { AppError } from '#shared/errors/app-error';
+import { errorDetail, isErrorCode } from '#shared/errors/catalogue';
 import type { SsoSettings } from '../config';
 
 /**
@@ -171,5 +172,10 @@ export function reasonOf(err: AppError): string {
   if (cause instanceof oauth.AuthorizationResponseError) return `provider: ${cause.error}`;
   if (cause instanceof oauth.ResponseBodyError) return `token endpoint: ${cause.error}`;
   if (cause instanceof Error) return `${err.code}: ${cause.message}`.slice(0, 300);
+  // A refusal of this service's own that says more than the catalogue (e.g. why a state was
+  // refused): that is the reason.
+  if (isErrorCode(err.code) && err.message !== errorDetail(err.code)) {
+    return `${err.code}: ${err.message}`.slice(0, 300);
+  }
   return err.code;
 }

@@ -1,7 +1,9 @@
-import { and, eq, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { auditSql, type AuditEvent } from '#shared/audit/record';
+import { sqlStateOf } from '#shared/db/sql-state';
+import { AppError } from '#shared/errors/app-error';
 import { oidcLogins, users } from '../db/schema';
-import type { AuthDb } from './users';
+import { superAdminCheck, superAdminLock, type AuthDb } from './users';
 
 /** How long a sign-in may take between the redirect to the provider and its return. */
 export const ATTEMPT_LIFETIME_SECONDS = 600;
@@ -10,34 +12,47 @@ const stale = () =>
   lt(oidcLogins.createdAt, sql`now() - make_interval(secs => ${ATTEMPT_LIFETIME_SECONDS})`);
 
 /**
- * Keeps a new attempt (answering its state; none when `maxPending` are under way), and drops
- * those that can no longer complete (abandoned sign-ins). Starting a sign-in needs no account,
- * so without a bound (OIDC_MAX_PENDING) anyone could fill the table within an attempt's
- * lifetime; past it a start is refused (sso_busy) until abandoned attempts expire.
+ * Keeps a new attempt (answering its state; none when too many are under way), and drops those
+ * that can no longer complete (abandoned sign-ins). Starting a sign-in needs no account, so
+ * without bounds anyone could fill the table within an attempt's lifetime: at most `perAddress`
+ * under way from one client address (OIDC_MAX_PENDING_PER_ADDRESS), so that one address cannot
+ * take the whole of `total` (OIDC_MAX_PENDING); past either a start is refused (sso_busy) until
+ * abandoned attempts expire or complete.
  */
 export const savingAttempt = (
   adb: AuthDb,
-  attempt: { state: string; nonce: string; codeVerifier: string; returnTo: string | null },
-  maxPending: number,
+  attempt: {
+    state: string;
+    nonce: string;
+    codeVerifier: string;
+    returnTo: string | null;
+    browserHash: string;
+    address: string;
+  },
+  bounds: { total: number; perAddress: number },
 ) =>
   [
     adb.db.delete(oidcLogins).where(stale()),
     adb.db.execute<{ state: string }>(sql`
-      insert into oidc_logins (state, nonce, code_verifier, return_to)
-      select ${attempt.state}, ${attempt.nonce}, ${attempt.codeVerifier}, ${attempt.returnTo}
-      where (select count(*) from oidc_logins) < ${maxPending}
+      insert into oidc_logins (state, nonce, code_verifier, return_to, browser_hash, address)
+      select ${attempt.state}, ${attempt.nonce}, ${attempt.codeVerifier}, ${attempt.returnTo},
+        ${attempt.browserHash}, ${attempt.address}
+      where (select count(*) from oidc_logins) < ${bounds.total}
+        and (select count(*) from oidc_logins where address = ${attempt.address}) < ${bounds.perAddress}
       returning state`),
   ] as const;
 
 /**
- * Takes the attempt a callback names: deleted as it is read, in one statement, so that a state
- * completes at most once however many callbacks carry it. Answers whether it was still fresh.
+ * Takes the attempt a callback names, only together with the browser that started it (one of
+ * `browserHashes`, the hashes of the attempt cookies it sent): deleted as it is read, in one
+ * statement, so that a state completes at most once however many callbacks carry it, and a
+ * callback from another browser leaves it where it was. Answers whether it was still fresh.
  */
-export async function takeAttempt(adb: AuthDb, state: string) {
+export async function takeAttempt(adb: AuthDb, state: string, browserHashes: string[]) {
   const [row] = await adb.run(
     adb.db
       .delete(oidcLogins)
-      .where(eq(oidcLogins.state, state))
+      .where(and(eq(oidcLogins.state, state), inArray(oidcLogins.browserHash, browserHashes)))
       .returning({
         state: oidcLogins.state,
         nonce: oidcLogins.nonce,
@@ -89,18 +104,12 @@ function roleChange(superAdmin: boolean | undefined): Record<string, SQL | boole
 }
 
 /**
- * A demotion could take away the last active super admin: the same [lock, change, check] as
- * PutUserRole (kbchat_assert_super_admin_remains raises and the batch rolls back).
- */
-const guardLock = (adb: AuthDb) =>
-  adb.db.execute(sql`select pg_advisory_xact_lock(hashtext('kbchat.super_admins'))`);
-const guardCheck = (adb: AuthDb) => adb.db.execute(sql`select kbchat_assert_super_admin_remains()`);
-
-/**
  * A known user signs in again (found by issuer and subject), or a local user is linked by
  * their verified email: the role from the claim, the link, and the audit record in one batch.
  * The record is written only when the change was (the user still enabled and, for a link,
  * still unlinked). Answers the user as they are now, or undefined when that changed meanwhile.
+ * A claim that would demote the last active super admin changes nothing: the same [lock,
+ * change, check] as PutUserRole rolls the batch back, answered as sso_last_super_admin.
  */
 export async function signInExisting(
   adb: AuthDb,
@@ -129,8 +138,18 @@ export async function signInExisting(
     : sql`exists (select 1 from users where id = ${userId}::uuid and not disabled)`;
   const record = adb.db.execute(auditSql({ ...event, when: done }));
   if (superAdmin === false) {
-    const [, [user]] = await adb.batch([guardLock(adb), update, guardCheck(adb), record]);
-    return user;
+    try {
+      const [, [user]] = await adb.batch([
+        superAdminLock(adb),
+        update,
+        superAdminCheck(adb),
+        record,
+      ]);
+      return user;
+    } catch (err) {
+      if (sqlStateOf(err) === 'KBA01') throw new AppError('sso_last_super_admin', { cause: err });
+      throw err;
+    }
   }
   const [[user]] = await adb.batch([update, record]);
   return user;

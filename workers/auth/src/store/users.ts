@@ -1,9 +1,10 @@
-import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
-import { auditSql, type AuditEvent } from '#shared/audit/record';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type { AuditRecord } from '#shared/audit/record';
 import type { RequestDb } from '#shared/db/request-db';
 import { sqlStateOf } from '#shared/db/sql-state';
 import { AppError, notFound } from '#shared/errors/app-error';
 import { revokeUserApiKeys } from './api-keys';
+import { userRecorded } from './audit';
 import type * as schema from '../db/schema';
 import { users, type User } from '../db/schema';
 
@@ -32,26 +33,11 @@ export async function requireUser(adb: AuthDb, id: string): Promise<User> {
   return user;
 }
 
-/** The user's record in the audit trail, if any, written only when the user exists then. */
-type UserRecord = Omit<AuditEvent, 'object' | 'when'>;
-const userRecorded = (adb: AuthDb, id: string, record: UserRecord, exists: SQL = sql`true`) =>
-  adb.db.execute(
-    auditSql({
-      ...record,
-      object: {
-        type: 'user',
-        id,
-        label: sql`select ${users.username} from ${users} where ${users.id} = ${id}::uuid`,
-      },
-      when: sql`exists (select 1 from ${users} where ${users.id} = ${id}::uuid and ${exists})`,
-    }),
-  );
-
 /** Creates a user (recorded in the same batch); a name taken in any letter case is a 409. */
 export async function createUser(
   adb: AuthDb,
   values: { username: string; passwordHash: string; isSuperAdmin?: boolean },
-  record?: UserRecord,
+  record?: AuditRecord,
 ): Promise<User> {
   const id = crypto.randomUUID();
   const insert = adb.db
@@ -91,7 +77,7 @@ export async function setPassword(
   id: string,
   passwordHash: string,
   expectedHash?: string,
-  record?: UserRecord,
+  record?: AuditRecord,
 ): Promise<User | undefined> {
   const where = expectedHash
     ? and(eq(users.id, id), eq(users.passwordHash, expectedHash))
@@ -122,13 +108,24 @@ export const endingSessions = (adb: AuthDb, id: string) =>
     .returning();
 
 /** Ends every session of a user (log out everywhere). */
-export async function endAllSessions(adb: AuthDb, id: string, record?: UserRecord): Promise<User> {
+export async function endAllSessions(adb: AuthDb, id: string, record?: AuditRecord): Promise<User> {
   const [user] = record
     ? (await adb.batch([endingSessions(adb, id), userRecorded(adb, id, record)]))[0]
     : await adb.run(endingSessions(adb, id));
   if (!user) throw notFound('user');
   return user;
 }
+
+/**
+ * The guard around a change that could take away the last active super admin: one batch of
+ * [superAdminLock, the change, superAdminCheck]. The lock serialises such changes; the check
+ * (kbchat_assert_super_admin_remains) raises KBA01 when no active super admin is left, and the
+ * whole batch rolls back. Single sign-on's role claim uses the same (store/sso.ts).
+ */
+export const superAdminLock = (adb: AuthDb) =>
+  adb.db.execute(sql`select pg_advisory_xact_lock(hashtext('kbchat.super_admins'))`);
+export const superAdminCheck = (adb: AuthDb) =>
+  adb.db.execute(sql`select kbchat_assert_super_admin_remains()`);
 
 /**
  * Changes that could take away the last active super admin (demote, disable, delete): one
@@ -141,10 +138,10 @@ export async function changeUserGuardingLastAdmin(
   adb: AuthDb,
   id: string,
   change: { isSuperAdmin?: boolean; disabled?: boolean } | 'delete',
-  record?: UserRecord,
+  record?: AuditRecord,
 ): Promise<User | undefined> {
-  const lock = adb.db.execute(sql`select pg_advisory_xact_lock(hashtext('kbchat.super_admins'))`);
-  const check = adb.db.execute(sql`select kbchat_assert_super_admin_remains()`);
+  const lock = superAdminLock(adb);
+  const check = superAdminCheck(adb);
   const apply =
     change === 'delete'
       ? adb.db.delete(users).where(eq(users.id, id)).returning()
