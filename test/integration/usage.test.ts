@@ -20,6 +20,7 @@ import {
 } from '../helpers/auth';
 import { queryRows } from '../helpers/database';
 import { bucketKeys, expectProblem } from '../helpers/hostile';
+import { callTool, mcpClient, type ToolError } from '../helpers/mcp';
 
 const stack = inject('stack');
 const TAG = crypto.randomUUID().slice(0, 8);
@@ -142,6 +143,16 @@ async function completionsMentioning(text: string): Promise<number> {
   ).length;
 }
 
+/** The tokens the offline model counts for one embedding of `text`. */
+async function embeddingTokens(text: string): Promise<number> {
+  const one = await fetch(stack.modelControlUrl.replace(/\/_control$/, '/v1/embeddings'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ model: 'offline-embedding', input: text }),
+  });
+  return (await one.json<{ usage: { prompt_tokens: number } }>()).usage.prompt_tokens;
+}
+
 /** Waits for the turn stored after the stream (waitUntil) to show in the usage rows. */
 async function settledRows(userId: string, questions: number) {
   await expect
@@ -207,12 +218,7 @@ describe('usage is recorded', () => {
     // The offline model reports its counts the OpenAI way; the stored ones are what it told.
     // The question was embedded twice: by knowledge for the search (its tokens told back over
     // RPC) and by chat for the official-answer lookup; each as the model counts it.
-    const one = await fetch(stack.modelControlUrl.replace(/\/_control$/, '/v1/embeddings'), {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ model: 'offline-embedding', input: question }),
-    });
-    const tokens = (await one.json<{ usage: { prompt_tokens: number } }>()).usage.prompt_tokens;
+    const tokens = await embeddingTokens(question);
     expect(tokens).toBeGreaterThan(0);
     expect(Number(row!.embedding_tokens)).toBe(2 * tokens);
     expect(Number(row!.prompt_tokens)).toBe(done!.usage!.prompt_tokens);
@@ -390,9 +396,20 @@ describe('limits', () => {
     expect(refused.status).toBe(429);
     const openAi = await refused.json<{ error: { type: string; code: string } }>();
     expect(openAi.error).toMatchObject({ type: 'rate_limit_error', code: 'quota_exceeded' });
+    // A follow-up through the door: its rewrite is a model call, so the check is settled first.
+    const doorFollowUp = `And who owns the ${WORD} ferry now?`;
+    const refusedFollowUp = await door(key.key, {
+      model: 'kbchat',
+      messages: [
+        { role: 'user', content: `Who runs the ${WORD} ferry?` },
+        { role: 'assistant', content: 'The harbour board runs it.' },
+        { role: 'user', content: doorFollowUp },
+      ],
+    });
+    expect(refusedFollowUp.status).toBe(429);
 
     // Nothing was asked of the chat model, nothing stored, nothing counted.
-    for (const text of [question, followUp, `Who runs the ${WORD} ferry?`]) {
+    for (const text of [question, followUp, `Who runs the ${WORD} ferry?`, doorFollowUp]) {
       expect(await completionsMentioning(text)).toBe(0);
     }
     const stored = await queryRows(sql`select 1 from messages where question = ${question}`);
@@ -505,5 +522,70 @@ describe('limits', () => {
       }),
     );
     await data(await putLimits(admin, NO_LIMITS));
+  });
+});
+
+describe('MCP search', () => {
+  /** Alice's usage row of today under her API key and the collection. */
+  const keyRow = async () =>
+    (await rowsOf(alice.id)).find((r) => r.key_id === key.id && r.collection_id === collection);
+
+  it('counts its embedding tokens, and no question, under the user, the key and the collection searched', async () => {
+    const client = await mcpClient(key.key);
+    const before = await keyRow();
+    const question = `Which ${WORD} ferry runs in winter?`;
+    const found = await callTool<{ passages: { file_id: string }[] }>(client, 'search', {
+      question,
+      collection,
+    });
+    expect(found.isError).toBeFalsy();
+    expect(found.structuredContent.passages.map((p) => p.file_id)).toContain(fileId);
+    // Knowledge embedded the question once; those tokens are the search's whole cost.
+    const tokens = await embeddingTokens(question);
+    await expect
+      .poll(async () => Number((await keyRow())?.embedding_tokens ?? 0), { timeout: 10_000 })
+      .toBe(Number(before?.embedding_tokens ?? 0) + tokens);
+    expect(await keyRow()).toMatchObject({
+      questions: before?.questions ?? 0,
+      prompt_tokens: before?.prompt_tokens ?? '0',
+      completion_tokens: before?.completion_tokens ?? '0',
+    });
+    await client.close();
+  });
+
+  it('over the daily token limit: the 429 quota refusal as a tool error, no passages, nothing counted; the question limit does not stop it', async () => {
+    const client = await mcpClient(key.key);
+    const before = await keyRow();
+    await data(await putLimits(admin, { ...NO_LIMITS, user_daily_tokens: 1 }));
+    const refused = await callTool<ToolError & { error: { resets_at: string; limit: string } }>(
+      client,
+      'search',
+      { question: `Is the ${WORD} ferry on time today?`, collection },
+    );
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent.error).toMatchObject({
+      status: 429,
+      code: 'quota_exceeded',
+      limit: 'user_daily_tokens',
+    });
+    expect(Date.parse(refused.structuredContent.error.resets_at)).toBeGreaterThan(Date.now());
+    expect(refused.structuredContent).not.toHaveProperty('passages');
+
+    // A search is not a question: at the day's question limit, with tokens left, it is answered.
+    const questions = (await rowsOf(alice.id)).reduce((n, r) => n + r.questions, 0);
+    await data(await putLimits(admin, { ...NO_LIMITS, user_daily_questions: questions }));
+    const question = `Does the ${WORD} ferry leave at seven in spring?`;
+    const answered = await callTool<{ passages: unknown[] }>(client, 'search', {
+      question,
+      collection,
+    });
+    expect(answered.isError, JSON.stringify(answered.content)).toBeFalsy();
+    expect(answered.structuredContent.passages.length).toBeGreaterThan(0);
+    // Only the answered search was counted.
+    await expect
+      .poll(async () => Number((await keyRow())?.embedding_tokens ?? 0), { timeout: 10_000 })
+      .toBe(Number(before?.embedding_tokens ?? 0) + (await embeddingTokens(question)));
+    await data(await putLimits(admin, NO_LIMITS));
+    await client.close();
   });
 });

@@ -15,7 +15,7 @@ import { proposeFilters } from '../answer/propose-filters';
 import { gapOfTurn, recordGap } from '../gaps/record';
 import { UsageMeter } from '../usage/meter';
 import { quotaRefusal } from '../usage/quota';
-import { checkQuota, questionStatements } from '../usage/record';
+import { questionStatements, startQuotaCheck } from '../usage/record';
 import { quotaCheck } from '../store/usage';
 
 type Impl = ServiceImpl<typeof chatService, ChatEnv, Principal>;
@@ -74,8 +74,7 @@ export const chat: Impl['Chat'] = async ({ body }, ctx) => {
     // A new conversation sends no statement before the answer: the check (which settles the
     // session too) runs beside the retrieval, as the session check alone did, so that it adds
     // no round trip; an asker over the limit costs the question's embedding, never an answer.
-    quota = checkQuota(ctx, language);
-    quota.catch(() => undefined); // awaited below, after the retrieval
+    quota = startQuotaCheck(ctx, language); // awaited below, after the retrieval
     conversation = { id: crypto.randomUUID(), title: titleOf(body.prompt), created: true };
     scope = asked ?? { fileIds: null, collectionIds: null };
   }

@@ -8,7 +8,7 @@ import { groundedTurn } from '../answer/grounding';
 import { languageOf } from '../answer/language';
 import { startOutcome } from '../answer/turn';
 import { UsageMeter } from '../usage/meter';
-import { checkQuota, recordQuestion, thenRecord } from '../usage/record';
+import { recordQuestion, startQuotaCheck, thenRecord } from '../usage/record';
 import { pieces, type Piece } from '../openai/chunks';
 import { BASE_MODEL, conversationOf, filtersOf, groundingOf } from '../openai/request';
 
@@ -36,8 +36,11 @@ export const createChatCompletion: Impl['CreateChatCompletion'] = async ({ body 
   const requestId = ctx.requestId ?? crypto.randomUUID();
   const model = createModelClient(config.model, config.answer.modelTimeoutMs);
   const language = languageOf(question);
-  // The daily limits, before any model is asked (with the session check, in one batch).
-  await checkQuota(ctx, language);
+  // The daily limits, checked beside the retrieval and settled before the model answers, as
+  // every door checks them (usage/record.ts). A follow-up's rewrite asks the chat model before
+  // the retrieval starts: the check is settled before it.
+  const quota = startQuotaCheck(ctx, language);
+  if (turns.length > 0) await quota;
   const meter = new UsageMeter();
   const { retrievalQuestion, retrieval, history } = await groundedTurn(
     ctx,
@@ -46,6 +49,7 @@ export const createChatCompletion: Impl['CreateChatCompletion'] = async ({ body 
     // clients have no way to see or remove them.
     { question, turns, scope: grounding, ...filtersOf(body) },
   );
+  await quota;
   const outcome = startOutcome(language);
   const answered = answer(
     {

@@ -6,8 +6,11 @@ import { ChatCompletionRequest } from '#shared/contracts/openai';
 import { AppError } from '#shared/errors/app-error';
 import { knowledgeService } from '#shared/contracts/knowledge';
 import { rpcClient } from '#shared/service';
+import { languageOf } from '../answer/language';
 import type { ChatCall } from '../call';
 import { createChatCompletion } from '../handlers/openai';
+import { UsageMeter } from '../usage/meter';
+import { recordSearch, startQuotaCheck } from '../usage/record';
 import { answerResult, errorResult, filesResult, pageResult, passagesResult } from './results';
 import { ASK, FILES_PAGE_SIZE, LIST_FILES, READ_PAGE, SEARCH } from './tools';
 
@@ -28,10 +31,8 @@ const INSTRUCTIONS =
  */
 export async function mcpServer(ctx: ChatCall): Promise<McpServer> {
   const token = ctx.http ? await tokenOf({ caller: { transport: 'http', context: ctx.http } }) : '';
-  const knowledge = rpcClient(knowledgeService, ctx.env.KNOWLEDGE, {
-    identity: { token },
-    requestId: ctx.requestId,
-  });
+  const meta = { identity: { token }, requestId: ctx.requestId };
+  const knowledge = rpcClient(knowledgeService, ctx.env.KNOWLEDGE, meta);
   const server = new McpServer(
     { name: MCP_SERVER_NAME, version: VERSION },
     {
@@ -50,17 +51,27 @@ export async function mcpServer(ctx: ChatCall): Promise<McpServer> {
     }
   };
 
+  // A search costs model tokens (knowledge embeds the question): the daily token limit applies,
+  // checked as every door checks it, and its tokens are the user's usage (no question).
   server.registerTool('search', SEARCH, ({ question, collection, filters, top }) =>
-    run('search', async () =>
-      passagesResult(
-        await knowledge.GetQuery({
-          text: question,
-          top,
-          ...(collection ? { collection_id: collection } : {}),
-          ...filters,
-        }),
-      ),
-    ),
+    run('search', async () => {
+      const meter = new UsageMeter();
+      const quota = startQuotaCheck(ctx, languageOf(question), 'search');
+      const metered = rpcClient(knowledgeService, ctx.env.KNOWLEDGE, meta, (usage) =>
+        meter.addEmbedding(usage.embedding_tokens),
+      );
+      const passages = await metered.GetQuery({
+        text: question,
+        top,
+        ...(collection ? { collection_id: collection } : {}),
+        ...filters,
+      });
+      await quota;
+      ctx.waitUntil(
+        recordSearch(ctx, { collectionIds: collection ? [collection] : null, passages, meter }),
+      );
+      return passagesResult(passages);
+    }),
   );
 
   server.registerTool('ask', ASK, ({ question, collection, files }) =>

@@ -13,8 +13,12 @@ type Queries = ChatDb['db'];
 /** Today as the usage rows count it: the UTC calendar day, in the database's clock. */
 const TODAY = sql`(now() at time zone 'UTC')::date`;
 
+/** What a daily limits check is for: a question meets both limits, a search the token limit. */
+export type QuotaOf = 'question' | 'search';
+
 /** Fails the batch (SQLSTATE KBQ01) when the acting user has reached a daily limit. */
-export const quotaCheck = (db: Queries) => db.execute(sql`select kbchat_quota()`);
+export const quotaCheck = (db: Queries, what: QuotaOf = 'question') =>
+  db.execute(what === 'question' ? sql`select kbchat_quota()` : sql`select kbchat_quota(false)`);
 
 export interface UsageRow {
   userId: string;

@@ -4,7 +4,7 @@ import type { ChatSource } from '#shared/contracts/chat';
 import { auditActor, chatDb, type ChatCall, type ChatDb } from '../call';
 import type { Language } from '../answer/language';
 import type { TurnOutcome } from '../answer/turn';
-import { addUsage, auditQuestion, quotaCheck } from '../store/usage';
+import { addUsage, auditQuestion, quotaCheck, type QuotaOf } from '../store/usage';
 import type { UsageMeter } from './meter';
 import { quotaRefusal } from './quota';
 
@@ -26,18 +26,33 @@ export interface AskedQuestion {
 }
 
 /**
- * The daily limits, checked before any model is asked: kbchat_quota in one batch, after the
- * session check that every batch starts with (so it costs no round trip a call would not make
- * anyway). A follow-up puts `quotaCheck` in its own first batch instead and maps its failure
- * with `quotaRefusal`. Over a limit: a 429 AppError in the asker's language.
+ * The daily limits, checked the one way every door checks them (the SSE chat's new
+ * conversation, the OpenAI door, MCP `ask` through it, MCP `search`): started now, beside the
+ * work it guards (the retrieval), and awaited before the model is asked or a result is given.
+ * Its statement, kbchat_quota, rides in the batch that settles the call's session, which the
+ * call sends anyway, so beside the retrieval it adds no round trip. The price: an asker over a
+ * limit may cost the embedding the retrieval made (not counted), never an answer. A door that
+ * asks a model before its retrieval (a follow-up's rewrite) awaits the check first; a stored
+ * follow-up puts `quotaCheck` in its own first batch and maps its failure with `quotaRefusal`.
+ *
+ * Over a limit the promise rejects with the 429 in the asker's language; a refusal the door
+ * never awaits (its work failed first) is no unhandled rejection. A search is not a question:
+ * only the token limit stops one (`search`).
  */
-export async function checkQuota(ctx: ChatCall, language: Language): Promise<void> {
+export function startQuotaCheck(
+  ctx: ChatCall,
+  language: Language,
+  what: QuotaOf = 'question',
+): Promise<void> {
   const { run, db } = chatDb(ctx);
-  try {
-    await run(quotaCheck(db));
-  } catch (err) {
-    throw quotaRefusal(err, language);
-  }
+  const check = run(quotaCheck(db, what)).then(
+    () => undefined,
+    (err: unknown) => {
+      throw quotaRefusal(err, language);
+    },
+  );
+  check.catch(() => undefined); // awaited by the door, before the model
+  return check;
 }
 
 /**
@@ -95,13 +110,49 @@ export async function recordQuestion(ctx: ChatCall, asked: AskedQuestion): Promi
 }
 
 /**
+ * Records a search's cost (MCP `search`): the embedding tokens knowledge spent on it, in
+ * today's usage row of (user, key, collection) and no question, since a search is not one (nor
+ * is it a `chat.question` of the audit trail). Counted under the collection searched, else the
+ * one collection every passage came from. A search that spent nothing the model reported adds
+ * nothing. A failure is logged: the passages were given, only their cost is lost.
+ */
+export async function recordSearch(
+  ctx: ChatCall,
+  search: {
+    collectionIds: readonly string[] | null;
+    passages: readonly { collection_id: string }[];
+    meter: UsageMeter;
+  },
+): Promise<void> {
+  const { meter } = search;
+  if (meter.totalTokens === 0) return;
+  const principal = principalOf(ctx);
+  const { run, db } = chatDb(ctx);
+  try {
+    await run(
+      addUsage(db, {
+        userId: principal.id,
+        keyId: principal.keyId ?? null,
+        collectionId: collectionOfQuestion(search.collectionIds, search.passages),
+        questions: 0,
+        embeddingTokens: meter.embeddingTokens,
+        promptTokens: meter.promptTokens,
+        completionTokens: meter.completionTokens,
+      }),
+    );
+  } catch (err) {
+    ctx.log.error('search usage not recorded', { error: String(err) });
+  }
+}
+
+/**
  * The one collection a question's usage is counted under: the collection it was asked of when
  * it names exactly one, else the one collection every source came from, else none (NO_ID:
  * a question over several collections, or one that found nothing).
  */
 export function collectionOfQuestion(
   asked: readonly string[] | null,
-  sources: readonly Pick<Source, 'collection_id'>[],
+  sources: readonly { collection_id: string }[],
 ): string | null {
   if (asked?.length === 1) return asked[0]!;
   const found = new Set(sources.map((s) => s.collection_id).filter((id) => id !== ''));
