@@ -1,10 +1,15 @@
 // Single sign-on's routes in workerd when no provider is configured (the integration stack has
 // none; test/e2e/sso.test.ts runs the whole flow against a real provider): the login page is
 // told passwords only, the provider routes answer 404 sso_off, and the handoff cookie the
-// callback leaves can be neither forged nor read twice.
+// callback leaves can be neither forged nor read twice. And the auth worker's own app, run in
+// this isolate on the stack's database with a provider configured, refuses a callback from a
+// browser that did not start the sign-in.
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { call } from '../helpers/auth';
+import authWorker from '../../workers/auth/src/index';
+import { newBrowserBinding } from '../../workers/auth/src/sso/attempt-cookie';
+import { call, stack, uniqueIp } from '../helpers/auth';
 import { expectProblem } from '../helpers/hostile';
 import { queryRows } from '../helpers/database';
 
@@ -78,5 +83,76 @@ describe('collecting a sign-in (PostSsoSession)', () => {
       headers: { Cookie: `${HANDOFF}=error.internal_error` },
     });
     await expectProblem(other, [404], ['sso_nothing_waiting']);
+  });
+});
+
+describe('a callback from a browser that did not start the sign-in (login CSRF)', () => {
+  // A provider nothing answers for (port 9): a refusal comes before any call to it, and an
+  // attempt its own browser completes fails there, as sso_unavailable.
+  const env = () =>
+    ({
+      ...stack().workerEnv,
+      LOG_LEVEL: 'error',
+      TRUST_CF_CONNECTING_IP: 'true',
+      OIDC_ISSUER: 'http://127.0.0.1:9',
+      OIDC_CLIENT_ID: 'kbchat',
+    }) as unknown as AuthEnv;
+  const address = uniqueIp();
+
+  async function callback(state: string, cookie?: string) {
+    const ctx = createExecutionContext();
+    const res = await authWorker.fetch(
+      new Request(`http://kb.test/moduleauth/sso/callback?code=c0de&state=${state}`, {
+        headers: { 'CF-Connecting-IP': address, ...(cookie ? { Cookie: cookie } : {}) },
+      }),
+      env(),
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(302);
+    expect(res.headers.get('Location')).toBe('/#/sso');
+    return res.headers.getSetCookie();
+  }
+  const attemptLeft = async (state: string) =>
+    (await queryRows(sql`select 1 from oidc_logins where state = ${state}`)).length === 1;
+  const reasons = async () =>
+    (
+      await queryRows<{ reason: string }>(
+        sql`select detail->>'reason' as reason from audit_events
+            where action = 'auth.sso_login' and address = ${address} order by id`,
+      )
+    ).map((row) => row.reason);
+
+  it('is refused like an unknown state, the attempt left in place; its own browser takes it', async () => {
+    // An attempt some browser started (as GetSsoStart keeps it).
+    const state = `state-${crypto.randomUUID()}`;
+    const started = await newBrowserBinding();
+    await queryRows(sql`
+      insert into oidc_logins (state, nonce, code_verifier, browser_hash, address)
+      values (${state}, 'n', 'v', ${started.hash}, ${address}) returning state`);
+
+    // No attempt cookie (a victim's browser): refused, recorded, nothing taken.
+    const bare = await callback(state);
+    expect(bare).toEqual([expect.stringMatching(/^__Secure-kbchat-sso=error\.sso_expired;/)]);
+    expect(await attemptLeft(state)).toBe(true);
+    // Another sign-in's cookie: the same; the cookie is cleared.
+    const other = await newBrowserBinding();
+    const wrong = await callback(state, `__Secure-kbchat-sso-attempt=${other.value}`);
+    expect(wrong).toContainEqual(expect.stringMatching(/^__Secure-kbchat-sso=error\.sso_expired;/));
+    expect(wrong).toContainEqual(
+      expect.stringMatching(/^__Secure-kbchat-sso-attempt=; Max-Age=0;/),
+    );
+    expect(await attemptLeft(state)).toBe(true);
+    expect(await reasons()).toEqual([
+      'sso_expired: No attempt cookie: the sign-in was not started in this browser.',
+      'sso_expired: Unknown or used state, or one started in another browser.',
+    ]);
+
+    // The browser that started it: the attempt is taken (and goes on to the provider).
+    const own = await callback(state, `__Secure-kbchat-sso-attempt=${started.value}`);
+    expect(own).toContainEqual(
+      expect.stringMatching(/^__Secure-kbchat-sso=error\.sso_unavailable;/),
+    );
+    expect(await attemptLeft(state)).toBe(false);
   });
 });
