@@ -91,6 +91,34 @@ describe('the API reference', () => {
     },
   );
 
+  it('shows a route’s declared refusals: the 429 of the limits with Retry-After and resets_at, the MCP transport’s own statuses', async () => {
+    const { page, context, errors } = await openPage(browser, stack().baseUrl, 'desktop');
+    try {
+      await page.goto('/modulechat/docs');
+      const chat = page.locator('.opblock', { hasText: '/modulechat/chat' }).first();
+      await chat.locator('.opblock-summary').first().click();
+      const tooMany = chat.locator('tr.response[data-code="429"]');
+      await expect.poll(() => tooMany.count()).toBe(1);
+      expect(await tooMany.textContent()).toContain('quota_exceeded');
+      expect(await tooMany.locator('.headers').textContent()).toContain('Retry-After');
+      // Swagger UI's example of the answer, built from the code's own problem schema.
+      expect(await tooMany.locator('.example, pre').first().textContent()).toContain('resets_at');
+      await tooMany.scrollIntoViewIfNeeded();
+      await screenshot(page, 'desktop-api-docs-429');
+
+      const mcp = page.locator('.opblock-post', { hasText: '/modulechat/mcp' }).first();
+      await mcp.locator('.opblock-summary').first().click();
+      await expect.poll(() => mcp.locator('tr.response').count()).toBeGreaterThan(5);
+      const codes = await mcp
+        .locator('tr.response')
+        .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-code')));
+      expect(codes).toEqual(['200', '202', '400', '401', '403', '406', '413', '415', 'default']);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('tries GET /moduleauth/me with a bearer token', async () => {
     const { page, context, errors } = await openPage(browser, stack().baseUrl, 'desktop');
     try {

@@ -35,11 +35,18 @@ export const chatErrors = errorGroup({
         .enum(['user_daily_questions', 'user_daily_tokens'])
         .optional()
         .describe('The daily limit reached.'),
-      used: z.int().nonnegative().optional().describe('How much of it today has used.'),
-      allowed: z.int().positive().optional().describe('The limit.'),
+      used: z
+        .int()
+        .nonnegative()
+        .optional()
+        .meta({ description: 'How much of it today has used.', example: 20 }),
+      allowed: z.int().positive().optional().meta({ description: 'The limit.', example: 20 }),
     }),
     headers: {
-      'Retry-After': z.int().positive().describe('Seconds until the daily limits reset.'),
+      'Retry-After': z
+        .int()
+        .positive()
+        .meta({ description: 'Seconds until the daily limits reset.', example: 5400 }),
     },
   },
 });

@@ -14,8 +14,12 @@ export const collectionErrors = errorGroup({
         .enum(['collection_max_files', 'collection_max_bytes'])
         .optional()
         .describe('The limit the file would pass.'),
-      used: z.int().nonnegative().optional().describe('Files or bytes the collection holds.'),
-      allowed: z.int().positive().optional().describe('The limit.'),
+      used: z
+        .int()
+        .nonnegative()
+        .optional()
+        .meta({ description: 'Files or bytes the collection holds.', example: 500 }),
+      allowed: z.int().positive().optional().meta({ description: 'The limit.', example: 500 }),
     }),
   },
   last_owner: {

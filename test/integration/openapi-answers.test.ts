@@ -1,0 +1,73 @@
+// The served OpenAPI documents tell the truth about the MCP routes (shared/contracts/chat.ts):
+// every answer the transport and the route's steps really give, sent through the gateway, is
+// declared under its status with its media type, body schema and headers.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { OpenApiDocument } from '#shared/service';
+import { undescribed } from '#shared/service/fixtures/answer-matches-document';
+import { call, createUser, tokenFor } from '../helpers/auth';
+
+const PATH = '/modulechat/mcp';
+const ACCEPT = 'application/json, text/event-stream';
+let document: OpenApiDocument;
+let key = '';
+let login = '';
+
+beforeAll(async () => {
+  document = await (await call('/modulechat/openapi.json')).json<OpenApiDocument>();
+  const user = await createUser();
+  login = await tokenFor(user.username, user.password);
+  const res = await call('/moduleauth/api_key', { token: login, json: { name: 'openapi' } });
+  key = (await res.json<{ data: { key: string } }>()).data.key;
+});
+
+const mcp = (body: string | undefined, headers: Record<string, string> = {}, method = 'POST') =>
+  call(PATH, {
+    method,
+    token: key,
+    ...(body !== undefined ? { body } : {}),
+    headers: { Accept: ACCEPT, 'Content-Type': 'application/json', ...headers },
+  });
+
+const message = (id: number | undefined, method: string) =>
+  JSON.stringify({ jsonrpc: '2.0', ...(id !== undefined ? { id } : {}), method, params: {} });
+
+describe('the MCP routes’ real answers are the ones the chat document declares', () => {
+  it.each([
+    ['a request', () => mcp(message(1, 'ping')), 200],
+    ['notifications alone', () => mcp(message(undefined, 'notifications/initialized')), 202],
+    ['malformed JSON', () => mcp('{"jsonrpc": "2.0", "id": 1, "method": '), 400],
+    ['a batch over 100', () => mcp(`[${Array(101).fill(message(1, 'ping')).join(',')}]`), 400],
+    [
+      'a client that takes no event stream',
+      () => mcp(message(1, 'ping'), { Accept: 'application/json' }),
+      406,
+    ],
+    [
+      'a body that is not JSON',
+      () => mcp(message(1, 'ping'), { 'Content-Type': 'text/plain' }),
+      415,
+    ],
+    ['a body over 64 KiB', () => mcp(JSON.stringify({ pad: 'x'.repeat(70 * 1024) })), 413],
+    [
+      'no credential',
+      () => call(PATH, { body: message(1, 'ping'), contentType: 'application/json' }),
+      401,
+    ],
+  ] as const)('POST: %s', async (_what, send, status) => {
+    const answer = await send();
+    expect(answer.status).toBe(status);
+    expect(await undescribed(document, PATH, 'post', answer)).toEqual([]);
+  });
+
+  it('POST with a login token: the credential refusal the document declares', async () => {
+    const answer = await call(PATH, { token: login, json: JSON.parse(message(1, 'ping')) });
+    expect(answer.status).toBe(403);
+    expect(await undescribed(document, PATH, 'post', answer)).toEqual([]);
+  });
+
+  it.each(['GET', 'DELETE'])('%s: 405 with Allow, as declared', async (method) => {
+    const answer = await mcp(undefined, {}, method);
+    expect(answer.status).toBe(405);
+    expect(await undescribed(document, PATH, method.toLowerCase(), answer)).toEqual([]);
+  });
+});
