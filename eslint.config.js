@@ -16,6 +16,13 @@ const viaAlias = {
   message: 'Import shared code as #shared/… (package.json "imports").',
 };
 const noDevTooling = { group: ['**/dev/**'], message: 'Worker code must not import dev tooling.' };
+// An audit record is written one way: through the worker's store/audit.ts (`recorded` and the
+// helpers that name an object), never by building kbchat_audit's statement elsewhere.
+const auditOnlyInStore = {
+  name: '#shared/audit/record',
+  importNames: ['auditSql'],
+  message: "Write audit records through the worker's store/audit.ts (recorded, userRecorded…).",
+};
 const otherWorker = (self) => ({
   group: ['auth', 'knowledge', 'chat', 'gateway']
     .filter((w) => w !== self)
@@ -76,7 +83,21 @@ export default tseslint.config(
   },
   ...['auth', 'knowledge', 'chat', 'gateway'].map((worker) => ({
     files: [`workers/${worker}/**/*.{ts,tsx}`],
-    ignores: ['**/*.test.ts'],
+    ignores: ['**/*.test.ts', `workers/${worker}/src/store/audit.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [auditOnlyInStore], patterns: [otherWorker(worker), noDevTooling, viaAlias] },
+      ],
+    },
+  })),
+  // The one file that builds audit statements in each worker; and auth's single sign-on store,
+  // which still builds its own (to move to store/audit.ts's `recorded`, then leave this list).
+  ...['auth', 'knowledge', 'chat', 'gateway'].map((worker) => ({
+    files: [
+      `workers/${worker}/src/store/audit.ts`,
+      ...(worker === 'auth' ? ['workers/auth/src/store/sso.ts'] : []),
+    ],
     rules: {
       'no-restricted-imports': [
         'error',

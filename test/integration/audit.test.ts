@@ -17,7 +17,9 @@ import {
   uniqueName,
   type TestUser,
 } from '../helpers/auth';
-import { asAppRole, databaseError, inRolledBackTransaction } from '../helpers/database';
+import { limitsChangeRecorded } from '../../workers/chat/src/store/audit';
+import { limits, setLimits } from '../../workers/chat/src/store/usage';
+import { asAppRole, databaseError, inRolledBackTransaction, queryRows } from '../helpers/database';
 import { expectProblem } from '../helpers/hostile';
 
 interface Rec {
@@ -156,14 +158,19 @@ describe('keys and users', () => {
 
 describe('GET /moduleauth/audit', () => {
   it('filters by module prefix, outcome and time, newest first, paged', async () => {
-    const all = await audit({ action: 'auth.', size: '5' });
-    expect(all.items.length).toBeGreaterThan(0);
+    // Alice's own records (other files record at the same time): six sign-ins make two pages.
+    for (let i = 0; i < 6; i++) await tokenFor(alice.username, alice.password);
+    const mine = { action: 'auth.', actor: alice.id, size: '5' };
+    const all = await audit(mine);
+    expect(all.items).toHaveLength(5);
+    expect(all.total).toBeGreaterThanOrEqual(6);
     expect(all.items.every((r) => r.action.startsWith('auth.'))).toBe(true);
     const ids = all.items.map((r) => r.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
-    const page2 = await audit({ action: 'auth.', size: '5', page: '2' });
+    const page2 = await audit({ ...mine, page: '2' });
     expect(page2.total).toBe(all.total);
-    if (page2.items.length > 0) expect(page2.items[0]!.id).toBeLessThan(ids.at(-1)!);
+    expect(page2.items.length).toBeGreaterThan(0);
+    expect(page2.items[0]!.id).toBeLessThan(ids.at(-1)!);
 
     expect((await audit({ action: 'auth.logi' })).total).toBe(0);
     const future = new Date(Date.now() + 86_400_000).toISOString();
@@ -223,6 +230,68 @@ describe('GET /moduleauth/audit', () => {
       actor_id: (await me(admin)).id,
       detail: { filters: { object: alice.id } },
     });
+  });
+});
+
+describe('limits', () => {
+  const putLimits = (json: unknown) =>
+    call('/modulechat/limits', { method: 'PUT', token: admin, json });
+
+  it('records a change of the limits with the row before and after it', async () => {
+    const res = await call('/modulechat/limits', { token: admin });
+    expect(res.status).toBe(200);
+    const before = (await res.json<{ data: Record<string, unknown> }>()).data;
+    // Only the retention changes: other files' chats and uploads meet the same limits.
+    const after = { ...before, audit_retention_days: Number(before.audit_retention_days) + 1 };
+    expect((await putLimits(after)).status).toBe(200);
+    try {
+      const [record] = (await audit({ action: 'chat.limits_update', actor: (await me(admin)).id }))
+        .items;
+      expect(record).toMatchObject({
+        object_type: 'limits',
+        object_id: '1',
+        detail: { before, after },
+      });
+    } finally {
+      expect((await putLimits(before)).status).toBe(200);
+    }
+  });
+
+  it('records nothing when the change changed no row', async () => {
+    // A session that is not a super admin's: the row-level policy lets its update change nothing.
+    const marker = `limits-${crypto.randomUUID()}`;
+    const answer = await asAppRole({ id: alice.id }, async (tx) => {
+      // The worker's statements, built on the test's transaction (the same drizzle queries).
+      const db = tx as unknown as Parameters<typeof limits>[0];
+      const statement = limitsChangeRecorded(
+        db,
+        {
+          read: limits(db),
+          change: setLimits(
+            db,
+            {
+              userDailyTokens: 1,
+              userDailyQuestions: 1,
+              collectionMaxBytes: 1,
+              collectionMaxFiles: 1,
+              auditQuestions: false,
+              auditRetentionDays: 30,
+            },
+            alice.id,
+          ),
+        },
+        { action: 'chat.limits_update', actor: { id: alice.id, name: marker } },
+      );
+      return (await statement).rows;
+    });
+    expect(answer).toEqual([]);
+    expect(await queryRows(sql`select 1 from audit_events where actor_name = ${marker}`)).toEqual(
+      [],
+    );
+    const [row] = await queryRows<{ audit_retention_days: number }>(
+      sql`select audit_retention_days from usage_limits`,
+    );
+    expect(row!.audit_retention_days).not.toBe(30);
   });
 });
 

@@ -345,10 +345,10 @@ describe('limits', () => {
     const set = { ...NO_LIMITS, collection_max_bytes: 10_000_000_000, audit_retention_days: 400 };
     expect(await data<Limits>(await putLimits(admin, set))).toEqual(set);
     expect(await data<Limits>(await call('/modulechat/limits', { token: admin }))).toEqual(set);
-    const records = await queryRows<{ detail: { limits: Limits } }>(
+    const records = await queryRows<{ detail: { before: Limits; after: Limits } }>(
       sql`select detail from audit_events where action = 'chat.limits_update' order by id desc limit 1`,
     );
-    expect(records[0]!.detail.limits).toEqual(set);
+    expect(records[0]!.detail).toEqual({ before: NO_LIMITS, after: set });
     await expectProblem(
       await putLimits(admin, { ...set, user_daily_questions: 0 }),
       [400],

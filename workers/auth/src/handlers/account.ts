@@ -2,7 +2,6 @@ import { AppError } from '#shared/errors/app-error';
 import { accessDenied } from '#shared/service';
 import { roleOf } from '#shared/auth/roles';
 import { authConfig } from '../config';
-import { auditSql } from '#shared/audit/record';
 import { auditActor, authDb, clientAddress, type AuthCall } from '../call';
 import { principalOf } from '#shared/auth/principal';
 import { grantDevice, judgingDevice, presentedDevice } from '../identity/devices';
@@ -10,6 +9,7 @@ import { signingKey } from '../identity/keys';
 import { loginAttempt, loginSucceeded, refuseIfThrottled } from '../store/login-throttle';
 import { hashPassword, verifyPassword } from '../identity/password';
 import { issueToken } from '../identity/tokens';
+import { userRecorded } from '../store/audit';
 import { createUser, endAllSessions, setPassword, userById } from '../store/users';
 import { userView } from './views';
 
@@ -64,15 +64,12 @@ export async function changePassword(
   refuseIfThrottled(attempt);
   if (!user || !(await verifyPassword(body.old_password, user.passwordHash))) {
     await adb.run(
-      adb.db.execute(
-        auditSql({
-          action: 'auth.password_change',
-          outcome: 'denied',
-          actor: auditActor(ctx),
-          object: { type: 'user', id, label: username },
-          detail: { reason: 'wrong_password' },
-        }),
-      ),
+      userRecorded(adb, id, {
+        action: 'auth.password_change',
+        outcome: 'denied',
+        actor: auditActor(ctx),
+        detail: { reason: 'wrong_password' },
+      }),
     );
     throw new AppError('wrong_password');
   }

@@ -1,8 +1,7 @@
-import { auditSql } from '#shared/audit/record';
 import { auditActor, authDb, type AuthCall } from '../call';
 import { auditCsvHead, auditCsvLines } from '../audit/csv';
 import { auditFilter, type AuditQuery } from '../audit/filters';
-import { auditPage, auditRowsBefore, type AuditRow } from '../store/audit';
+import { auditPage, auditRowsBefore, recorded, type AuditRow } from '../store/audit';
 
 // Rows per round trip of the export: a few hundred kB of answer, far under what one HTTP
 // query of the database may return (10 MB), however long the trail.
@@ -44,9 +43,7 @@ export async function exportAudit(query: AuditQuery, ctx: AuthCall) {
     Object.entries(query).filter(([, v]) => typeof v === 'string' && v.trim() !== ''),
   );
   const [, first] = await adb.batch([
-    adb.db.execute(
-      auditSql({ action: 'auth.audit_export', actor: auditActor(ctx), detail: { filters } }),
-    ),
+    recorded(adb, { action: 'auth.audit_export', actor: auditActor(ctx), detail: { filters } }),
     auditRowsBefore(adb, filter, undefined, EXPORT_PAGE),
   ]);
   const encoder = new TextEncoder();

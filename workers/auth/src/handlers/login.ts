@@ -1,11 +1,16 @@
-import { auditSql } from '#shared/audit/record';
 import { AppError } from '#shared/errors/app-error';
 import { unauthorised } from '#shared/service';
 import { authConfig } from '../config';
 import { authDb, clientAddress, type AuthCall } from '../call';
 import { grantDevice, judgingDevice, presentedDevice } from '../identity/devices';
 import { dummyPasswordHash, signingKey } from '../identity/keys';
-import { loginAttempt, loginSucceeded, refuseIfThrottled } from '../store/login-throttle';
+import { recorded, userRecorded } from '../store/audit';
+import {
+  loginAttempt,
+  loginSucceeded,
+  refusalRecordable,
+  refuseIfThrottled,
+} from '../store/login-throttle';
 import { hashPassword, needsRehash, verifyPassword } from '../identity/password';
 import { issueToken } from '../identity/tokens';
 import { rehashedPassword, userByName } from '../store/users';
@@ -31,18 +36,18 @@ export async function login(
     loginAttempt(adb, body.username, address, config.throttle, device),
     userByName(adb, body.username),
   ]);
-  // Every refusal is recorded (its reason, never the password): the answer stays the same 401.
+  // Every refusal is recorded (its reason, never the password), up to the throttle's bound of
+  // its address or device: the answer stays the same 401.
   const refused = async (reason: string) => {
     await adb.run(
-      adb.db.execute(
-        auditSql({
-          action: 'auth.login',
-          outcome: 'denied',
-          actor: { name: body.username, address },
-          object: { type: 'user', id: user?.id ?? null, label: user?.username ?? body.username },
-          detail: { reason },
-        }),
-      ),
+      recorded(adb, {
+        action: 'auth.login',
+        outcome: 'denied',
+        actor: { name: body.username, address },
+        object: { type: 'user', id: user?.id ?? null, label: user?.username ?? body.username },
+        detail: { reason },
+        when: refusalRecordable(address, config.throttle, user && judgingDevice(device, user)),
+      }),
     );
   };
   if (Number(attempt.rows[0]?.retry_after ?? 0) > 0) await refused('too_many_attempts');
@@ -56,13 +61,10 @@ export async function login(
     await refused(!user ? 'unknown_user' : !matches ? 'wrong_password' : 'user_disabled');
     throw unauthorised('login failed');
   }
-  const recorded = adb.db.execute(
-    auditSql({
-      action: 'auth.login',
-      actor: { id: user.id, name: user.username, address },
-      object: { type: 'user', id: user.id, label: user.username },
-    }),
-  );
+  const signedIn = userRecorded(adb, user.id, {
+    action: 'auth.login',
+    actor: { id: user.id, name: user.username, address },
+  });
   const succeeded = loginSucceeded(
     adb,
     body.username,
@@ -73,9 +75,9 @@ export async function login(
   if (needsRehash(user.passwordHash)) {
     // The same password under the current parameters: not a change, the sessions stay.
     const passwordHash = await hashPassword(body.password);
-    await adb.batch([succeeded, rehashedPassword(adb, user.id, passwordHash), recorded]);
+    await adb.batch([succeeded, rehashedPassword(adb, user.id, passwordHash), signedIn]);
   } else {
-    await adb.batch([succeeded, recorded]);
+    await adb.batch([succeeded, signedIn]);
   }
   const answer = await issueToken(
     user,

@@ -1,10 +1,10 @@
-import { auditSql } from '#shared/audit/record';
 import { principalOf } from '#shared/auth/principal';
 import { notFound } from '#shared/errors/app-error';
 import { authConfig } from '../config';
 import { auditActor, authDb, type AuthCall } from '../call';
 import { signingKey } from '../identity/keys';
 import { issueToken } from '../identity/tokens';
+import { userRecorded } from '../store/audit';
 import { endingSessions } from '../store/users';
 
 /**
@@ -17,13 +17,7 @@ export async function logoutOthers(_: unknown, ctx: AuthCall) {
   const adb = authDb(ctx);
   const [[user]] = await adb.batch([
     endingSessions(adb, principal.id),
-    adb.db.execute(
-      auditSql({
-        action: 'auth.logout_others',
-        actor: auditActor(ctx),
-        object: { type: 'user', id: principal.id, label: principal.username },
-      }),
-    ),
+    userRecorded(adb, principal.id, { action: 'auth.logout_others', actor: auditActor(ctx) }),
   ]);
   if (!user) throw notFound('user');
   const config = authConfig(ctx.env);
@@ -37,13 +31,5 @@ export async function logoutOthers(_: unknown, ctx: AuthCall) {
 export async function logout(_: unknown, ctx: AuthCall) {
   const principal = principalOf(ctx);
   const adb = authDb(ctx);
-  await adb.run(
-    adb.db.execute(
-      auditSql({
-        action: 'auth.logout',
-        actor: auditActor(ctx),
-        object: { type: 'user', id: principal.id, label: principal.username },
-      }),
-    ),
-  );
+  await adb.run(userRecorded(adb, principal.id, { action: 'auth.logout', actor: auditActor(ctx) }));
 }

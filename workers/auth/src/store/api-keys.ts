@@ -1,7 +1,8 @@
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { auditSql, type AuditEvent } from '#shared/audit/record';
+import type { AuditRecord } from '#shared/audit/record';
 import { AppError } from '#shared/errors/app-error';
 import { apiKeys, users } from '../db/schema';
+import { keyRecorded } from './audit';
 import type { AuthDb } from './users';
 
 /** Keys one user may hold: plenty for scripts and integrations, a bound on a runaway script. */
@@ -34,7 +35,7 @@ const listed = {
 export async function createApiKey(
   adb: AuthDb,
   values: { userId: string; name: string; prefix: string; hash: string; expiresAt: Date | null },
-  record?: KeyRecord,
+  record?: AuditRecord,
 ): Promise<ApiKeyRow> {
   const { userId, name, prefix, hash, expiresAt } = values;
   const id = crypto.randomUUID();
@@ -108,7 +109,7 @@ export async function deleteApiKey(
   adb: AuthDb,
   id: string,
   owner: string | undefined,
-  record?: KeyRecord,
+  record?: AuditRecord,
 ): Promise<boolean> {
   const where: SQL | undefined =
     owner === undefined ? eq(apiKeys.id, id) : and(eq(apiKeys.id, id), eq(apiKeys.userId, owner));
@@ -118,24 +119,4 @@ export async function deleteApiKey(
     ? (await adb.batch([keyRecorded(adb, id, owner, record), remove]))[1]
     : await adb.run(remove);
   return deleted.length > 0;
-}
-
-/** An API key's record in the audit trail, written only when the key (of `owner`) exists then. */
-type KeyRecord = Omit<AuditEvent, 'object' | 'when'>;
-function keyRecorded(adb: AuthDb, id: string, owner: string | undefined, record: KeyRecord) {
-  const key =
-    owner === undefined
-      ? sql`${apiKeys.id} = ${id}::uuid`
-      : sql`${apiKeys.id} = ${id}::uuid and ${apiKeys.userId} = ${owner}::uuid`;
-  return adb.db.execute(
-    auditSql({
-      ...record,
-      object: {
-        type: 'api_key',
-        id,
-        label: sql`select ${apiKeys.name} from ${apiKeys} where ${key}`,
-      },
-      when: sql`exists (select 1 from ${apiKeys} where ${key})`,
-    }),
-  );
 }

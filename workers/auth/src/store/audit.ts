@@ -1,8 +1,53 @@
 import { and, count, desc, eq, gte, ilike, like, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { AuditOutcome } from '#shared/audit/actions';
-import { auditEvents } from '../db/schema';
+import { auditSql, type AuditEvent, type AuditRecord } from '#shared/audit/record';
+import { apiKeys, auditEvents, users } from '../db/schema';
 import type { AuditFilter } from '../audit/filters';
 import type { AuthDb } from './users';
+
+/**
+ * The one way this worker writes an audit record: the statement, to put in the batch of the
+ * change it records (written only when `event.when` holds where it stands in that batch).
+ * Handlers and the other stores call it, or the helpers below that name the object.
+ */
+export const recorded = (adb: AuthDb, event: AuditEvent) => adb.db.execute(auditSql(event));
+
+/**
+ * A user's record, labelled with their name as it is there, written only when the user
+ * exists (and `also` holds) where the statement stands in its batch.
+ */
+export const userRecorded = (adb: AuthDb, id: string, record: AuditRecord, also: SQL = sql`true`) =>
+  recorded(adb, {
+    ...record,
+    object: {
+      type: 'user',
+      id,
+      label: sql`select ${users.username} from ${users} where ${users.id} = ${id}::uuid`,
+    },
+    when: sql`exists (select 1 from ${users} where ${users.id} = ${id}::uuid and ${also})`,
+  });
+
+/** An API key's record, labelled with its name, written only when the key (of `owner`) exists then. */
+export function keyRecorded(
+  adb: AuthDb,
+  id: string,
+  owner: string | undefined,
+  record: AuditRecord,
+) {
+  const key =
+    owner === undefined
+      ? sql`${apiKeys.id} = ${id}::uuid`
+      : sql`${apiKeys.id} = ${id}::uuid and ${apiKeys.userId} = ${owner}::uuid`;
+  return recorded(adb, {
+    ...record,
+    object: {
+      type: 'api_key',
+      id,
+      label: sql`select ${apiKeys.name} from ${apiKeys} where ${key}`,
+    },
+    when: sql`exists (select 1 from ${apiKeys} where ${key})`,
+  });
+}
 
 /** One record as the audit screens and the export read it (the hash chain's fields kept out of the list). */
 export interface AuditRow {
@@ -108,6 +153,6 @@ export const auditRowsBefore = (
     .orderBy(desc(auditEvents.id))
     .limit(size);
 
-/** Today's prune (kbchat_audit_prune, migration 0027): how many records it removed, or null if it ran already. */
+/** Today's prune (kbchat_audit_prune, migration 0028): how many records it removed, or null if it ran already. */
 export const pruneAudit = (adb: AuthDb) =>
   adb.db.execute<{ removed: number | null }>(sql`select kbchat_audit_prune() as removed`);

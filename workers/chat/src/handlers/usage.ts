@@ -2,8 +2,8 @@ import { principalOf } from '#shared/auth/principal';
 import type { Principal } from '#shared/auth/roles';
 import type { chatService } from '#shared/contracts/chat';
 import type { ServiceImpl } from '#shared/service';
-import { auditSql } from '#shared/audit/record';
 import { auditActor, chatDb } from '../call';
+import { limitsChangeRecorded } from '../store/audit';
 import * as store from '../store/usage';
 import { nextUtcMidnight } from '../usage/quota';
 import {
@@ -98,20 +98,20 @@ export const GetLimits: Impl['GetLimits'] = async (_, ctx) => {
   return limitsView(row!);
 };
 
-/** Sets the limits; the change and its `chat.limits_update` record are written together. */
+/**
+ * Sets the limits. One batch: the row locked, then the change with its `chat.limits_update`
+ * record (the row before and after; nothing recorded if nothing changed), then the row as it is.
+ */
 export const PutLimits: Impl['PutLimits'] = async ({ body }, ctx) => {
   const { batch, db } = chatDb(ctx);
-  const [[before], [after]] = await batch([
-    store.limits(db),
-    store.setLimits(db, limitsRow(body), principalOf(ctx).id),
-    db.execute(
-      auditSql({
-        action: 'chat.limits_update',
-        actor: auditActor(ctx),
-        object: { type: 'limits', id: '1', label: 'usage_limits' },
-        detail: { limits: body },
-      }),
+  const [[before], , [after]] = await batch([
+    store.limitsLocked(db),
+    limitsChangeRecorded(
+      db,
+      { read: store.limits(db), change: store.setLimits(db, limitsRow(body), principalOf(ctx).id) },
+      { action: 'chat.limits_update', actor: auditActor(ctx) },
     ),
+    store.limits(db),
   ]);
   ctx.log.info('limits changed', { before: before ?? null, after: after ?? null });
   return limitsView(after!);

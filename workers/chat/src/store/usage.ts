@@ -1,7 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { auditSql, type AuditEvent } from '#shared/audit/record';
+import type { AuditEvent } from '#shared/audit/record';
 import { NO_ID, usageDaily, usageLimits } from '../db/schema';
 import type { ChatDb } from '../call';
+import { recorded } from './audit';
 
 /**
  * Every statement of usage and limits. usage_daily's policies let a user write and read their
@@ -55,8 +56,11 @@ export const addUsage = (db: Queries, row: UsageRow) =>
     });
 
 /** The `chat.question` audit record, written only while usage_limits.audit_questions is on. */
-export const auditQuestion = (db: Queries, event: AuditEvent) =>
-  db.execute(sql`${auditSql(event)} where (select audit_questions from usage_limits where id = 1)`);
+export const auditQuestion = (db: Queries, event: Omit<AuditEvent, 'when'>) =>
+  recorded(db, {
+    ...event,
+    when: sql`(select ${usageLimits.auditQuestions} from ${usageLimits} where ${usageLimits.id} = 1)`,
+  });
 
 const amounts = sql`coalesce(sum(d.questions), 0)::int as questions,
   coalesce(sum(d.embedding_tokens), 0)::bigint as embedding_tokens,
@@ -127,6 +131,9 @@ export type LimitsRow = {
 };
 
 export const limits = (db: Queries) => db.select(limitColumns).from(usageLimits);
+
+/** The limits, locked to the end of the batch: a change after it replaces the row read here. */
+export const limitsLocked = (db: Queries) => limits(db).for('update');
 
 /** Sets the limits (the policy lets only super admins update the row). */
 export const setLimits = (db: Queries, row: LimitsRow, by: string) =>

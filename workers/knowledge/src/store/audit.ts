@@ -1,58 +1,62 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { auditSql, type AuditEvent } from '#shared/audit/record';
+import { auditSql, type AuditEvent, type AuditRecord } from '#shared/audit/record';
 import { chunks, collectionMembers, collections, files, reindexJobs } from '../db/schema';
 import type { KnowledgeDb } from './files';
 
 type Db = KnowledgeDb['db'];
 
 /** What a handler says of a record: the statement names the object and when it holds. */
-export type Recorded = Omit<AuditEvent, 'object' | 'when'>;
+export type Recorded = AuditRecord;
+
+/**
+ * The one way this worker writes an audit record: the statement, to put in the batch of the
+ * change it records (written only when `event.when` holds where it stands in that batch).
+ * Handlers call the helpers below, which name the object.
+ */
+export const recorded = (db: Db, event: AuditEvent) => db.execute(auditSql(event));
+
+/** A collection as the object of a record, labelled with its name as it is there. */
+const collectionObject = (id: string) => ({
+  type: 'collection',
+  id,
+  label: sql`select ${collections.name} from ${collections} where ${collections.id} = ${id}::uuid`,
+});
 
 /**
  * A file's record, written only when the file exists (and `also` holds) where the statement
  * stands in its batch: before a delete (its name still there to read) or after an insert.
  */
 export const fileRecorded = (db: Db, id: string, record: Recorded, also: SQL = sql`true`) =>
-  db.execute(
-    auditSql({
-      ...record,
-      object: {
-        type: 'file',
-        id,
-        label: sql`select ${files.name} from ${files} where ${files.id} = ${id}::uuid`,
-      },
-      when: sql`exists (select 1 from ${files} where ${files.id} = ${id}::uuid and ${also})`,
-    }),
-  );
+  recorded(db, {
+    ...record,
+    object: {
+      type: 'file',
+      id,
+      label: sql`select ${files.name} from ${files} where ${files.id} = ${id}::uuid`,
+    },
+    when: sql`exists (select 1 from ${files} where ${files.id} = ${id}::uuid and ${also})`,
+  });
 
 /** A passage's record, labelled with its file's name and page. */
 export const chunkRecorded = (db: Db, id: number, record: Recorded, also: SQL = sql`true`) =>
-  db.execute(
-    auditSql({
-      ...record,
-      object: {
-        type: 'chunk',
-        id: String(id),
-        label: sql`select ${files.name} || ' p. ' || ${chunks.page} from ${chunks}
+  recorded(db, {
+    ...record,
+    object: {
+      type: 'chunk',
+      id: String(id),
+      label: sql`select ${files.name} || ' p. ' || ${chunks.page} from ${chunks}
           join ${files} on ${files.id} = ${chunks.fileId} where ${chunks.id} = ${id}`,
-      },
-      when: sql`exists (select 1 from ${chunks} where ${chunks.id} = ${id} and ${also})`,
-    }),
-  );
+    },
+    when: sql`exists (select 1 from ${chunks} where ${chunks.id} = ${id} and ${also})`,
+  });
 
 /** A collection's record, labelled with its name. */
 export const collectionRecorded = (db: Db, id: string, record: Recorded) =>
-  db.execute(
-    auditSql({
-      ...record,
-      object: {
-        type: 'collection',
-        id,
-        label: sql`select ${collections.name} from ${collections} where ${collections.id} = ${id}::uuid`,
-      },
-      when: sql`exists (select 1 from ${collections} where ${collections.id} = ${id}::uuid)`,
-    }),
-  );
+  recorded(db, {
+    ...record,
+    object: collectionObject(id),
+    when: sql`exists (select 1 from ${collections} where ${collections.id} = ${id}::uuid)`,
+  });
 
 /**
  * A membership's record: the object is the collection, the member in the detail. `fresh`:
@@ -69,18 +73,12 @@ export const memberRecorded = (
   const member = sql`${collectionMembers.collectionId} = ${collectionId}::uuid and ${collectionMembers.userId} = ${userId}::uuid`;
   const fresh = options.fresh ? sql` and ${collectionMembers.createdAt} = now()` : sql``;
   const role = options.role ? sql` and ${collectionMembers.role} = ${options.role}` : sql``;
-  return db.execute(
-    auditSql({
-      ...record,
-      object: {
-        type: 'collection',
-        id: collectionId,
-        label: sql`select ${collections.name} from ${collections} where ${collections.id} = ${collectionId}::uuid`,
-      },
-      detail: { ...record.detail, member_id: userId },
-      when: sql`exists (select 1 from ${collectionMembers} where ${member}${fresh}${role})`,
-    }),
-  );
+  return recorded(db, {
+    ...record,
+    object: collectionObject(collectionId),
+    detail: { ...record.detail, member_id: userId },
+    when: sql`exists (select 1 from ${collectionMembers} where ${member}${fresh}${role})`,
+  });
 };
 
 /** Conditions on the row the record stands after. */
@@ -96,17 +94,11 @@ export const reindexRecorded = (
   collectionId: string | null,
   record: Recorded,
 ) =>
-  db.execute(
-    auditSql({
-      ...record,
-      object: collectionId
-        ? {
-            type: 'collection',
-            id: collectionId,
-            label: sql`select ${collections.name} from ${collections} where ${collections.id} = ${collectionId}::uuid`,
-          }
-        : { type: 'collection', id: null, label: 'all collections' },
-      detail: { ...record.detail, job_id: jobId },
-      when: sql`exists (select 1 from ${reindexJobs} where ${reindexJobs.id} = ${jobId}::uuid)`,
-    }),
-  );
+  recorded(db, {
+    ...record,
+    object: collectionId
+      ? collectionObject(collectionId)
+      : { type: 'collection', id: null, label: 'all collections' },
+    detail: { ...record.detail, job_id: jobId },
+    when: sql`exists (select 1 from ${reindexJobs} where ${reindexJobs.id} = ${jobId}::uuid)`,
+  });
