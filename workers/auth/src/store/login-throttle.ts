@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { AppError } from '#shared/errors/app-error';
+import { loginFailures } from '../db/schema';
 import type { Device } from '../identity/device-token';
 import type { AuthDb } from './users';
 
@@ -57,4 +58,22 @@ export function loginSucceeded(
 ) {
   return adb.db.execute(sql`select kbchat_login_succeeded(${username.normalize('NFKC')}, ${address},
     ${userId}::uuid, ${deviceId ?? null}::text)`);
+}
+
+/**
+ * Whether a refused sign-in is still recorded in the audit trail (the condition of its record).
+ * The throttle counts every attempt of an address in its window (of a device, when the attempt
+ * is judged by the device's cookie), refused or not; the trail keeps the refusals up to one past
+ * the count where refusing begins — every 401 the throttle let through and the first 429 — and
+ * none after that in the window. So one address cannot make the trail, and the one lock every
+ * append takes, grow faster than the throttle lets it try passwords.
+ */
+export function refusalRecordable(address: string, limits: LoginLimits, judgedByDevice?: string) {
+  const [key, bound] = judgedByDevice
+    ? [`device:${judgedByDevice}`, limits.pairLimit + 1]
+    : [`address:${address}`, limits.addressLimit + 1];
+  return sql`coalesce((select ${loginFailures.failures} from ${loginFailures}
+    where ${loginFailures.key} = ${key}
+      and ${loginFailures.windowStart} > now() - make_interval(secs => ${limits.windowSeconds}::int)
+  ), 0) <= ${bound}::int`;
 }
