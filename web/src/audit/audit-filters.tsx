@@ -43,96 +43,113 @@ export function auditQuery(values: AuditFilterValues) {
   };
 }
 
-/** The filter form: applied with its button (or Enter), cleared with the other. */
+/** Where the six fields would fill a first screen: there they start folded (phone.css's width). */
+const NARROW = '(max-width: 860px)';
+
+/**
+ * The filter form: applied with its button (or Enter), cleared with the other. Folded under its
+ * summary, which counts the filters applied, when the screen is narrow: the records come first.
+ */
 export function AuditFilters(props: { apply(values: AuditFilterValues): void }) {
   const m = messages();
   const [values, setValues] = useState<AuditFilterValues>(NO_FILTERS);
+  const [applied, setApplied] = useState(0);
+  const [open] = useState(() => !matchMedia(NARROW).matches);
   const set = (field: keyof AuditFilterValues) => (event: Event) =>
     setValues({ ...values, [field]: (event.currentTarget as HTMLInputElement).value });
+  const apply = (chosen: AuditFilterValues) => {
+    setApplied(Object.keys(auditQuery(chosen)).length);
+    props.apply(chosen);
+  };
 
   return (
-    <form
-      class="audit-filters"
-      aria-label={m.audit.filters}
-      onSubmit={(event) => {
-        event.preventDefault();
-        props.apply(values);
-      }}
-    >
-      <Field label={m.audit.actor} hint={m.audit.actorHint}>
-        {({ id, hintId }) => (
-          <input
-            id={id}
-            aria-describedby={hintId}
-            type="text"
-            maxLength={200}
-            value={values.actor}
-            onInput={set('actor')}
-          />
-        )}
-      </Field>
-      <Field label={m.audit.action}>
-        {({ id }) => (
-          <select id={id} value={values.action} onChange={set('action')}>
-            <option value="">{m.audit.anyAction}</option>
-            {MODULES.map((module) => (
-              <optgroup key={module} label={m.audit.modules[module]}>
-                <option value={`${module}.`}>{m.audit.allOf(m.audit.modules[module]!)}</option>
-                {AUDIT_ACTIONS.filter((action) => action.startsWith(`${module}.`)).map((action) => (
-                  <option key={action} value={action}>
-                    {m.audit.actions[action]}
-                  </option>
-                ))}
-              </optgroup>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label={m.audit.object} hint={m.audit.objectHint}>
-        {({ id, hintId }) => (
-          <input
-            id={id}
-            aria-describedby={hintId}
-            type="text"
-            maxLength={200}
-            value={values.object}
-            onInput={set('object')}
-          />
-        )}
-      </Field>
-      <Field label={m.audit.outcome}>
-        {({ id }) => (
-          <select id={id} value={values.outcome} onChange={set('outcome')}>
-            <option value="">{m.audit.anyOutcome}</option>
-            {AUDIT_OUTCOMES.map((outcome) => (
-              <option key={outcome} value={outcome}>
-                {m.audit.outcomes[outcome]}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label={m.audit.from}>
-        {({ id }) => <input id={id} type="date" value={values.from} onInput={set('from')} />}
-      </Field>
-      <Field label={m.audit.to}>
-        {({ id }) => <input id={id} type="date" value={values.to} onInput={set('to')} />}
-      </Field>
-      <div class="audit-filter-actions">
-        <button type="submit" class="button primary">
-          {m.audit.apply}
-        </button>
-        <button
-          type="button"
-          class="button"
-          onClick={() => {
-            setValues(NO_FILTERS);
-            props.apply(NO_FILTERS);
-          }}
-        >
-          {m.audit.clear}
-        </button>
-      </div>
-    </form>
+    <details class="audit-filter-box" open={open}>
+      <summary>{m.audit.filtersToggle(applied)}</summary>
+      <form
+        class="audit-filters"
+        aria-label={m.audit.filters}
+        onSubmit={(event) => {
+          event.preventDefault();
+          apply(values);
+        }}
+      >
+        <Field label={m.audit.actor} hint={m.audit.actorHint}>
+          {({ id, hintId }) => (
+            <input
+              id={id}
+              aria-describedby={hintId}
+              type="text"
+              maxLength={200}
+              value={values.actor}
+              onInput={set('actor')}
+            />
+          )}
+        </Field>
+        <Field label={m.audit.action}>
+          {({ id }) => (
+            <select id={id} value={values.action} onChange={set('action')}>
+              <option value="">{m.audit.anyAction}</option>
+              {MODULES.map((module) => (
+                <optgroup key={module} label={m.audit.modules[module]}>
+                  <option value={`${module}.`}>{m.audit.allOf(m.audit.modules[module]!)}</option>
+                  {AUDIT_ACTIONS.filter((action) => action.startsWith(`${module}.`)).map(
+                    (action) => (
+                      <option key={action} value={action}>
+                        {m.audit.actions[action]}
+                      </option>
+                    ),
+                  )}
+                </optgroup>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label={m.audit.object} hint={m.audit.objectHint}>
+          {({ id, hintId }) => (
+            <input
+              id={id}
+              aria-describedby={hintId}
+              type="text"
+              maxLength={200}
+              value={values.object}
+              onInput={set('object')}
+            />
+          )}
+        </Field>
+        <Field label={m.audit.outcome}>
+          {({ id }) => (
+            <select id={id} value={values.outcome} onChange={set('outcome')}>
+              <option value="">{m.audit.anyOutcome}</option>
+              {AUDIT_OUTCOMES.map((outcome) => (
+                <option key={outcome} value={outcome}>
+                  {m.audit.outcomes[outcome]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label={m.audit.from}>
+          {({ id }) => <input id={id} type="date" value={values.from} onInput={set('from')} />}
+        </Field>
+        <Field label={m.audit.to}>
+          {({ id }) => <input id={id} type="date" value={values.to} onInput={set('to')} />}
+        </Field>
+        <div class="audit-filter-actions">
+          <button type="submit" class="button primary">
+            {m.audit.apply}
+          </button>
+          <button
+            type="button"
+            class="button"
+            onClick={() => {
+              setValues(NO_FILTERS);
+              apply(NO_FILTERS);
+            }}
+          >
+            {m.audit.clear}
+          </button>
+        </div>
+      </form>
+    </details>
   );
 }

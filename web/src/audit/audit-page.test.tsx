@@ -98,6 +98,33 @@ describe('the audit page', () => {
     await screen.findByRole('table', { name: '2 records' });
   });
 
+  it('folds the filters on a narrow screen, the summary counting those applied', async () => {
+    vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) => ({ matches: query === '(max-width: 860px)' }) as MediaQueryList,
+    );
+    const api = service([record(2, { action: 'auth.key_create' }), record(1)]);
+    renderInSession(<AuditPage />, testSession(api));
+    await screen.findByRole('table', { name: '2 records' });
+    const form = screen.getByRole('form', { name: 'Filters' });
+    const box = form.closest('details')!;
+    expect(box.open).toBe(false);
+    expect(box.querySelector('summary')!.textContent).toBe('Filters');
+    fireEvent.change(within(form).getByLabelText('Action'), { target: { value: 'knowledge.' } });
+    fireEvent.input(within(form).getByLabelText('Who'), { target: { value: 'ada' } });
+    fireEvent.submit(form);
+    await screen.findByRole('table', { name: '1 record' });
+    expect(box.querySelector('summary')!.textContent).toBe('Filters (2)');
+    fireEvent.click(within(form).getByRole('button', { name: 'Clear filters' }));
+    await screen.findByRole('table', { name: '2 records' });
+    expect(box.querySelector('summary')!.textContent).toBe('Filters');
+  });
+
+  it('shows the filters open on a wide screen', async () => {
+    renderInSession(<AuditPage />, testSession(service([record(1)])));
+    await screen.findByRole('table', { name: '1 record' });
+    expect(screen.getByRole('form', { name: 'Filters' }).closest('details')!.open).toBe(true);
+  });
+
   it('exports the filtered trail as CSV and says so', async () => {
     const api = service([record(1)]);
     const created: Blob[] = [];
