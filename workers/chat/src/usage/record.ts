@@ -29,9 +29,11 @@ export interface AskedQuestion {
  * The daily limits, checked the one way every door checks them (the SSE chat's new
  * conversation, the OpenAI door, MCP `ask` through it, MCP `search`): started now, beside the
  * work it guards (the retrieval), and awaited before the model is asked or a result is given.
- * Its statement, kbchat_quota, rides in the batch that settles the call's session, which the
- * call sends anyway, so beside the retrieval it adds no round trip. The price: an asker over a
- * limit may cost the embedding the retrieval made (not counted), never an answer. A door that
+ * Its statement, kbchat_quota, runs after the session check every batch starts with: for a
+ * login token that batch is the one that settles the session, which the call sends anyway; an
+ * API key's lookup settled it already, so there the check is one more round trip. Either way it
+ * runs beside the retrieval, so the answer waits for no extra round trip. The price: an asker
+ * over a limit may cost the embedding the retrieval made (not counted), never an answer. A door that
  * asks a model before its retrieval (a follow-up's rewrite) awaits the check first; a stored
  * follow-up puts `quotaCheck` in its own first batch and maps its failure with `quotaRefusal`.
  *
