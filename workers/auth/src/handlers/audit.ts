@@ -42,9 +42,10 @@ export async function exportAudit(query: AuditQuery, ctx: AuthCall) {
   const filters = Object.fromEntries(
     Object.entries(query).filter(([, v]) => typeof v === 'string' && v.trim() !== ''),
   );
-  const [, first] = await adb.batch([
-    recorded(adb, { action: 'auth.audit_export', actor: auditActor(ctx), detail: { filters } }),
+  // The record after the read: the append lock (held to the commit) is not held over it.
+  const [first] = await adb.batch([
     auditRowsBefore(adb, filter, undefined, EXPORT_PAGE),
+    recorded(adb, { action: 'auth.audit_export', actor: auditActor(ctx), detail: { filters } }),
   ]);
   const encoder = new TextEncoder();
   let page = first as AuditRow[];
