@@ -11,6 +11,11 @@ export interface SessionClaim {
   epoch: number;
   /** The role the token claims; it must be the user's role now. */
   role: Role;
+  /**
+   * The token's own session (its `jti`), which a logout ends alone; absent for an API key's
+   * session and for a token issued before tokens carried one.
+   */
+  sessionId?: string;
 }
 
 /**

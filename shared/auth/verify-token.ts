@@ -53,10 +53,18 @@ export async function verifyToken(token: string, policy: TokenPolicy): Promise<T
     if (!principal || !Number.isSafeInteger(epoch) || (epoch as number) < 0) {
       return { ok: false, reason: 'bad_claims' };
     }
+    // The session a logout can end: a UUID when there (the database compares it as one).
+    const { jti } = payload;
+    if (jti !== undefined && !UUID.test(jti)) return { ok: false, reason: 'bad_claims' };
     return {
       ok: true,
       principal,
-      claim: { userId: principal.id, epoch: epoch as number, role: principal.role },
+      claim: {
+        userId: principal.id,
+        epoch: epoch as number,
+        role: principal.role,
+        ...(jti ? { sessionId: jti } : {}),
+      },
     };
   } catch (err) {
     return { ok: false, reason: failureOf(err) };
@@ -86,12 +94,12 @@ function failureOf(err: unknown): TokenFailure {
   return 'malformed';
 }
 
-// User ids are UUIDs; anything else in `sub` is a forged or foreign token.
-const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// User ids and session ids are UUIDs; anything else in `sub` or `jti` is a forged or foreign token.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function principalOf(payload: JWTPayload): Principal | undefined {
   const { sub, username, role } = payload as JWTPayload & { username?: unknown; role?: unknown };
-  if (typeof sub !== 'string' || !USER_ID.test(sub) || typeof username !== 'string') {
+  if (typeof sub !== 'string' || !UUID.test(sub) || typeof username !== 'string') {
     return undefined;
   }
   if (!ROLES.includes(role as Role)) return undefined;

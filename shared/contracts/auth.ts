@@ -139,7 +139,8 @@ their tokens stop working at once. The answer is a new token for this session. @
       output: Login,
     }),
     PostLogout: method({
-      doc: 'Records that the current user signed out (the audit trail); the browser forgets its token. @credential(login)',
+      doc: `Signs out of this session: its token is refused from then on, everywhere (the
+user's other sessions carry on), and the sign-out is recorded in the audit trail. @credential(login)`,
     }),
     GetSignInOptions: method({
       doc: 'How the login page offers to sign in: password, sign-up, single sign-on. @role(guest)',

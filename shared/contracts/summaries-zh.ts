@@ -11,7 +11,7 @@ export const ZH_SUMMARIES: Readonly<Record<string, Readonly<Record<string, strin
     PostSignup: '注册账号（仅当 ALLOW_SIGNUP 为 true 时）',
     PutPassword: '修改当前用户自己的密码',
     PostLogoutOthers: '退出当前用户的其他所有会话（其他浏览器、其他设备）',
-    PostLogout: '记录当前用户已退出登录（审计日志）',
+    PostLogout: '退出本次登录：此令牌随即失效，其他会话不受影响（记入审计日志）',
     GetSignInOptions: '登录页提供的登录方式：密码、注册、统一身份认证',
     GetSsoStart: '开始统一身份认证：重定向到 OpenID Connect 身份提供方',
     GetSsoCallback: '身份提供方将浏览器送回的地址：换取并校验 ID 令牌',

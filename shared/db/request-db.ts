@@ -163,7 +163,7 @@ function scopedDb<S extends Record<string, unknown>>(
 }
 
 const sessionSql = (claim: SessionClaim) =>
-  sql`select * from kbchat_session(${claim.userId}::uuid, ${claim.epoch}::int, ${claim.role === 'SUPER_ADMIN'})`;
+  sql`select * from kbchat_session(${claim.userId}::uuid, ${claim.epoch}::int, ${claim.role === 'SUPER_ADMIN'}, ${claim.sessionId ?? null}::uuid)`;
 
 function sessionStatement(db: HttpDatabase<Record<string, unknown>>, claim: SessionClaim) {
   return db.execute<SessionUser & Record<string, unknown>>(sessionSql(claim));

@@ -105,6 +105,31 @@ describe('sign out: POST /moduleauth/logout', () => {
     ]);
   });
 
+  it('ends this session alone: its token is refused everywhere after, the user’s other sessions carry on', async () => {
+    const user = await createUser();
+    const token = await tokenFor(user.username, user.password);
+    const other = await tokenFor(user.username, user.password);
+    expect((await call('/moduleauth/me', { token })).status).toBe(200);
+    expect((await call('/moduleauth/logout', { method: 'POST', token })).status).toBe(204);
+    // auth, knowledge and chat (each checks the session in its own statements).
+    for (const path of ['/moduleauth/me', '/moduleknowledge/list', '/modulechat/conversations']) {
+      expect(await refusal(await call(path, { token })), path).toEqual(UNAUTHORISED);
+      expect((await call(path, { token: other })).status, path).toBe(200);
+    }
+    // A second sign-out with it is refused, and only the first is recorded.
+    expect(await refusal(await call('/moduleauth/logout', { method: 'POST', token }))).toEqual(
+      UNAUTHORISED,
+    );
+    expect((await auditOf(user)).map((r) => r.action)).toEqual(['auth.logout']);
+    const [ended] = await queryRows<{ user_id: string; left: number }>(sql`
+      select user_id::text, extract(epoch from expires_at - now())::int as left
+      from ended_sessions where user_id = ${user.id}::uuid`);
+    // Kept until the token would have expired (12 hours), no longer.
+    expect(ended!.user_id).toBe(user.id);
+    expect(ended!.left).toBeGreaterThan(12 * 3600 - 120);
+    expect(ended!.left).toBeLessThanOrEqual(12 * 3600);
+  });
+
   it('an ended session’s sign-out is refused and not recorded', async () => {
     const user = await createUser();
     const token = await tokenFor(user.username, user.password);

@@ -5,7 +5,7 @@ import { auditActor, authDb, type AuthCall } from '../call';
 import { signingKey } from '../identity/keys';
 import { issueToken } from '../identity/tokens';
 import { userRecorded } from '../store/audit';
-import { endingSessions } from '../store/users';
+import { endingSession, endingSessions } from '../store/users';
 
 /**
  * Signs the user out of every other session: their session epoch moves on (every token issued
@@ -25,11 +25,21 @@ export async function logoutOthers(_: unknown, ctx: AuthCall) {
 }
 
 /**
- * Records that the user signed out. A token cannot be withdrawn (the browser forgets it); the
- * session check in the same round trip makes sure only a live session is recorded.
+ * Signs out of this session: the token's session (its jti) is listed as ended, so the session
+ * check every later request makes refuses it, recorded in the same batch; the user's other
+ * sessions carry on. The batch's own session check makes sure only a live session is ended and
+ * recorded. A token issued before tokens carried a session id cannot be ended alone: its sign-out
+ * is recorded, and it lasts until it expires.
  */
 export async function logout(_: unknown, ctx: AuthCall) {
   const principal = principalOf(ctx);
+  const sessionId = principal.session?.claim.sessionId;
   const adb = authDb(ctx);
-  await adb.run(userRecorded(adb, principal.id, { action: 'auth.logout', actor: auditActor(ctx) }));
+  const record = userRecorded(adb, principal.id, { action: 'auth.logout', actor: auditActor(ctx) });
+  if (!sessionId) {
+    await adb.run(record);
+    return;
+  }
+  const { ttlSeconds } = authConfig(ctx.env).signing;
+  await adb.batch([endingSession(adb, sessionId, ttlSeconds), record]);
 }

@@ -98,12 +98,21 @@ const segment = (value: unknown) =>
   base64url.encode(new TextEncoder().encode(JSON.stringify(value)));
 
 describe('issueToken', () => {
-  it('signs an EdDSA JWT with the key id and the claims sub, username, role, epoch, iss, aud, iat, nbf, exp', async () => {
+  it('signs an EdDSA JWT with the key id and the claims sub, username, role, epoch, jti, iss, aud, iat, nbf, exp', async () => {
     const at = new Date('2026-01-02T03:04:05.678Z');
     const { token, expire } = await issueToken(USER, signer, SETTINGS, at);
     expect(decodeProtectedHeader(token)).toEqual({ alg: 'EdDSA', kid: 'test-key-1', typ: 'JWT' });
     const iat = Math.floor(at.getTime() / 1000);
-    expect(decodeJwt(token)).toEqual({
+    const claims = decodeJwt(token);
+    // Each token its own session, which a logout ends alone.
+    expect(claims.jti).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    expect(decodeJwt((await issueToken(USER, signer, SETTINGS, at)).token).jti).not.toBe(
+      claims.jti,
+    );
+    expect(claims).toEqual({
+      jti: claims.jti,
       sub: USER.id,
       username: 'alice',
       role: 'USER',
@@ -122,12 +131,12 @@ describe('issueToken', () => {
     expect(decodeJwt(token).role).toBe('SUPER_ADMIN');
   });
 
-  it('issues a token that verifyToken accepts, with the user as principal', async () => {
+  it('issues a token that verifyToken accepts, with the user as principal and its session', async () => {
     const { token } = await issueToken(USER, signer, SETTINGS);
     expect(await verifyToken(token, policy)).toEqual({
       ok: true,
       principal: { id: USER.id, username: 'alice', role: 'USER' },
-      claim: { userId: USER.id, epoch: 3, role: 'USER' },
+      claim: { userId: USER.id, epoch: 3, role: 'USER', sessionId: decodeJwt(token).jti },
     });
   });
 
@@ -331,6 +340,7 @@ describe('verifyToken', () => {
     ['no session epoch', { epoch: undefined }],
     ['a session epoch that is not an integer', { epoch: '1' }],
     ['a negative session epoch', { epoch: -1 }],
+    ['a session id that is not a UUID', { jti: 'session-1' }],
     // Times are taken when the test runs, not when the table is built (a busy machine can
     // spend more than a second in between, which made the last case pass as valid).
     [

@@ -37,6 +37,8 @@ export async function issueToken(
     epoch: user.sessionEpoch,
   })
     .setProtectedHeader({ alg: TOKEN_ALGORITHM, kid: signer.kid, typ: 'JWT' })
+    // The session a logout ends alone (ended_sessions), leaving the user's others.
+    .setJti(crypto.randomUUID())
     .setSubject(user.id)
     .setIssuer(settings.issuer)
     .setAudience(settings.audience)

@@ -107,6 +107,15 @@ export const endingSessions = (adb: AuthDb, id: string) =>
     .where(eq(users.id, id))
     .returning();
 
+/**
+ * Ends one session (a token, by its jti) until the token would have expired at the latest
+ * (kbchat_end_session: for the batch's own user only).
+ */
+export const endingSession = (adb: AuthDb, sessionId: string, ttlSeconds: number) =>
+  adb.db.execute(
+    sql`select kbchat_end_session(${sessionId}::uuid, now() + make_interval(secs => ${ttlSeconds}))`,
+  );
+
 /** Ends every session of a user (log out everywhere). */
 export async function endAllSessions(adb: AuthDb, id: string, record?: AuditRecord): Promise<User> {
   const [user] = record
