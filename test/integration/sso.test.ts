@@ -155,4 +155,21 @@ describe('a callback from a browser that did not start the sign-in (login CSRF)'
     );
     expect(await attemptLeft(state)).toBe(false);
   });
+
+  it('records nothing for a state no sign-in is under way with: anyone could send many', async () => {
+    const before = await reasons();
+    const started = await newBrowserBinding();
+    for (let i = 0; i < 5; i++) {
+      const refused = await callback(
+        `state-${crypto.randomUUID()}`,
+        i % 2 ? `__Secure-kbchat-sso-attempt=${started.value}` : undefined,
+      );
+      expect(refused).toContainEqual(
+        expect.stringMatching(/^__Secure-kbchat-sso=error\.sso_expired;/),
+      );
+    }
+    // Nor for no state at all.
+    await callback('');
+    expect(await reasons()).toEqual(before);
+  });
 });

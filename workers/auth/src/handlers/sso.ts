@@ -82,12 +82,15 @@ export async function ssoCallback(
   const adb = authDb(ctx);
   const address = clientAddress(ctx);
   let returnTo: string | null = null;
+  // The state of a callback that named no sign-in of this browser (see recordRefusal).
+  let unknownState: string | undefined;
   try {
     const browser = await takeBrowserBinding(ctx.http!);
     const attempt =
       params.state && browser.length > 0
         ? await takeAttempt(adb, params.state, browser)
         : undefined;
+    if (!attempt) unknownState = params.state ?? '';
     if (!attempt || !attempt.fresh) {
       throw new AppError('sso_expired', {
         detail: attempt
@@ -119,7 +122,7 @@ export async function ssoCallback(
     ctx.log.info('single sign-on refused', { code: refusal.code, reason: reasonOf(refusal) });
     // A refusal of who signed in (disabled, unknown) was recorded with their name already.
     if (!(err instanceof RecordedRefusal)) {
-      await recordRefusal(adb, failure(refusal, address, sso.issuer));
+      await recordRefusal(adb, failure(refusal, address, sso.issuer), unknownState);
     }
     setHandoff(ctx.http!, { error: refusal.code });
   }

@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
-import { auditSql, type AuditEvent } from '#shared/audit/record';
+import type { AuditEvent } from '#shared/audit/record';
+import { recorded } from './audit';
 import { sqlStateOf } from '#shared/db/sql-state';
 import { AppError } from '#shared/errors/app-error';
 import { oidcLogins, users } from '../db/schema';
@@ -87,11 +88,28 @@ export async function takenNames(adb: AuthDb, candidates: readonly string[]): Pr
   return new Set(rows.map((row) => row.name));
 }
 
-const audit = (adb: AuthDb, event: AuditEvent) => adb.db.execute(auditSql(event));
-
-/** Records a refused or failed sign-in on its own (nothing else is written). */
-export async function recordRefusal(adb: AuthDb, event: AuditEvent): Promise<void> {
-  await adb.run(audit(adb, event));
+/**
+ * Records a refused or failed sign-in on its own (nothing else is written). A callback that
+ * named no sign-in of its browser (`unknownState`) is recorded only when its state is one under
+ * way in another browser (a callback URL carried off: login CSRF, a leaked link), never for a
+ * state nobody started: anyone can send those, as many as they like.
+ */
+export async function recordRefusal(
+  adb: AuthDb,
+  event: AuditEvent,
+  unknownState?: string,
+): Promise<void> {
+  if (unknownState === undefined) {
+    await adb.run(recorded(adb, event));
+    return;
+  }
+  if (!unknownState) return;
+  await adb.run(
+    recorded(adb, {
+      ...event,
+      when: sql`exists (select 1 from ${oidcLogins} where ${oidcLogins.state} = ${unknownState})`,
+    }),
+  );
 }
 
 /** A role the provider's claim sets: a change moves the session epoch on, as PutUserRole does. */
@@ -136,7 +154,7 @@ export async function signInExisting(
   const done = link
     ? sql`exists (select 1 from users where id = ${userId}::uuid and not disabled and oidc_subject = ${link.subject})`
     : sql`exists (select 1 from users where id = ${userId}::uuid and not disabled)`;
-  const record = adb.db.execute(auditSql({ ...event, when: done }));
+  const record = recorded(adb, { ...event, when: done });
   if (superAdmin === false) {
     try {
       const [, [user]] = await adb.batch([
@@ -178,9 +196,10 @@ export async function createSsoUser(
       })
       .onConflictDoNothing()
       .returning(),
-    adb.db.execute(
-      auditSql({ ...event, when: sql`exists (select 1 from users where id = ${values.id}::uuid)` }),
-    ),
+    recorded(adb, {
+      ...event,
+      when: sql`exists (select 1 from users where id = ${values.id}::uuid)`,
+    }),
   ]);
   return user;
 }
