@@ -424,6 +424,38 @@ describe('limits', () => {
     await data(await putLimits(admin, NO_LIMITS));
   });
 
+  it('questions asked at once pass the question limit no more often than it allows', async () => {
+    // The check admits a question by counting it at once (usage_admitted), not when its usage
+    // is written after the answer: before, all of these passed a check that read the count.
+    const carol = await userWithToken();
+    const carolKey = await data<{ key: string }>(
+      await call('/moduleauth/api_key', { token: carol.token, json: { name: `at once ${TAG}` } }),
+    );
+    try {
+      await data(await putLimits(admin, { ...NO_LIMITS, user_daily_questions: 2 }));
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          door(carolKey.key, {
+            model: 'kbchat',
+            messages: [{ role: 'user', content: `Does the ${WORD} ferry run on day ${i}?` }],
+          }),
+        ),
+      );
+      const statuses = answers.map((res) => res.status).sort();
+      await Promise.all(answers.map((res) => res.body?.cancel()));
+      expect(statuses).toEqual([200, 200, 429, 429, 429, 429, 429, 429]);
+      // The two admitted are today's count (per UTC day), whatever became of them.
+      const [admitted] = await queryRows<{ questions: number }>(
+        sql`select questions from usage_admitted where user_id = ${carol.id}::uuid
+            and day = (now() at time zone 'UTC')::date`,
+      );
+      expect(admitted!.questions).toBe(2);
+    } finally {
+      await data(await putLimits(admin, NO_LIMITS));
+      await deleteUser(carol.id);
+    }
+  });
+
   it('the token limit refuses once the day’s tokens reach it', async () => {
     await data(await putLimits(admin, { ...NO_LIMITS, user_daily_tokens: 1 }));
     const problem = await limitProblem(

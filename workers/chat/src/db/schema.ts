@@ -314,6 +314,31 @@ export const usageDaily = pgTable(
 ).enableRLS();
 
 /**
+ * The questions the daily question limit admitted, per user and UTC day: kbchat_quota counts a
+ * question here as it admits it, under the row's lock, so that questions asked at once are
+ * admitted one after the other and never past the limit (usage_daily is written only after the
+ * answer). Kept only while a question limit is set; a question admitted counts even if it then
+ * fails.
+ */
+export const usageAdmitted = pgTable(
+  'usage_admitted',
+  {
+    userId: uuid('user_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    questions: integer('questions').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.day] }),
+    pgPolicy('usage_admitted_own', {
+      for: 'all',
+      to: appRole,
+      using: sql`${t.userId} = ${actingUser}`,
+      withCheck: sql`${t.userId} = ${actingUser}`,
+    }),
+  ],
+).enableRLS();
+
+/**
  * The limits, one row (id 1): per user per day (tokens, questions) and per collection (stored
  * bytes, files); null is no limit. Whether each question is kept in the audit trail, and how
  * long audit records are kept, are settings here too. Everyone reads them (chat and knowledge
