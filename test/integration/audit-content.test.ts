@@ -1,5 +1,6 @@
 // The audit trail of content (docs/audit.md): collections and their members, files uploaded,
-// moved, switched, deleted, and the gap report's export are recorded by the module that does
+// related to other documents, moved, switched, deleted, the official answers' threshold and the
+// gap report's export are recorded by the module that does
 // them, with who (and through which key), from where, on what; a change that finds nothing
 // records nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,6 +135,19 @@ describe('files', () => {
     const file = await data<{ id: string }>(
       await call('/moduleknowledge/upload', { token: aliceToken, ip: IP, body: form }),
     );
+    // A relation stated and removed (it changes what readers are told of another document).
+    const related = await data<{ validity: { relations: { id: number; relation: string }[] } }>(
+      await call('/moduleknowledge/file_relation', {
+        token: aliceToken,
+        json: { file_id: file.id, relation: 'repeals', doc_number: '川办规〔2025〕6号' },
+      }),
+    );
+    const relation = related.validity.relations.find((r) => r.relation === 'repeals')!;
+    const removed = await call(`/moduleknowledge/file_relation?id=${relation.id}`, {
+      method: 'DELETE',
+      token: aliceToken,
+    });
+    expect(removed.status).toBe(204);
     await data(
       await call('/moduleknowledge/file_move', {
         token: aliceToken,
@@ -162,13 +176,20 @@ describe('files', () => {
     const records = await about(file.id);
     expect(records.map((r) => [r.action, r.object_type, r.object_label])).toEqual([
       ['knowledge.upload', 'file', name],
+      ['knowledge.relation_add', 'file', name],
+      ['knowledge.relation_remove', 'file', name],
       ['knowledge.move', 'file', name],
       ['knowledge.file_switch', 'file', name],
       ['knowledge.delete', 'file', name],
     ]);
     expect(records[0]!.detail).toMatchObject({ collection_id: from.id });
-    expect(records[1]!.detail).toMatchObject({ from: from.id, to: to.id });
-    expect(records[2]!.detail).toEqual({ enabled: false });
+    expect(records[1]!.detail).toMatchObject({
+      relation: 'repeals',
+      doc_number: '川办规〔2025〕6号',
+    });
+    expect(records[2]!.detail).toMatchObject({ relation_id: relation.id, origin: 'person' });
+    expect(records[3]!.detail).toMatchObject({ from: from.id, to: to.id });
+    expect(records[4]!.detail).toEqual({ enabled: false });
     expect(records.every((r) => r.actor_id === alice.id)).toBe(true);
     for (const c of [from, to]) {
       await call(`/moduleknowledge/collection?id=${c.id}`, { method: 'DELETE', token: aliceToken });
@@ -177,6 +198,33 @@ describe('files', () => {
 });
 
 describe('chat', () => {
+  it('records a change of the official answers’ threshold; a viewer’s refused one records nothing', async () => {
+    const name = `Settings ${crypto.randomUUID().slice(0, 6)}`;
+    const { id } = await newCollection(aliceToken, name);
+    const put = (token: string) =>
+      call('/modulechat/answer_settings', {
+        method: 'PUT',
+        token,
+        json: { collection_id: id, official_threshold: 0.85 },
+      });
+    await data(await put(aliceToken));
+    await call('/moduleknowledge/collection_member', {
+      token: aliceToken,
+      json: { collection_id: id, username: bob.username, role: 'viewer' },
+    });
+    expect((await put(await tokenFor(bob.username, bob.password))).status).toBe(403);
+    const records = (await about(id)).filter((r) => r.action === 'chat.answer_settings_update');
+    expect(records).toEqual([
+      expect.objectContaining({
+        actor_id: alice.id,
+        object_type: 'collection',
+        object_label: name,
+        detail: { official_threshold: 0.85 },
+      }),
+    ]);
+    await call(`/moduleknowledge/collection?id=${id}`, { method: 'DELETE', token: aliceToken });
+  });
+
   it('records the gap report’s export', async () => {
     const { id } = await newCollection(aliceToken, `Gaps ${crypto.randomUUID().slice(0, 6)}`);
     const res = await call(`/modulechat/gaps/export?collection_id=${id}`, { token: aliceToken });

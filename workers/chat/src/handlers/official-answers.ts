@@ -8,7 +8,7 @@ import { AppError, notFound } from '#shared/errors/app-error';
 import { embeddingModelId } from '#shared/model/embed';
 import { accessDenied, rpcClient, type ServiceImpl } from '#shared/service';
 import { auditActor, chatDb, type ChatCall, type ChatDb } from '../call';
-import { answerIs, officialRecorded } from '../store/audit';
+import { answerIs, collectionSettingsRecorded, officialRecorded } from '../store/audit';
 import { chatConfig } from '../config';
 import { embedQuestion } from '../official/match';
 import * as store from '../store/official-answers';
@@ -47,14 +47,21 @@ export const GetAnswerSettings: Impl['GetAnswerSettings'] = async ({ collection_
 export const PutAnswerSettings: Impl['PutAnswerSettings'] = async ({ body }, ctx) => {
   const database = chatDb(ctx);
   await requireStanding(database, body.collection_id, true);
-  const [row] = await database.run(
+  // The threshold decides which questions get an official answer with no model: recorded in
+  // the same batch.
+  const [[row]] = await database.batch([
     store.upsertAnswerSettings(
       database.db,
       body.collection_id,
       body.official_threshold,
       ctx.principal!.id,
     ),
-  );
+    collectionSettingsRecorded(database.db, body.collection_id, {
+      action: 'chat.answer_settings_update',
+      actor: auditActor(ctx),
+      detail: { official_threshold: body.official_threshold },
+    }),
+  ]);
   return settingsOut(body.collection_id, row?.officialThreshold, ctx);
 };
 

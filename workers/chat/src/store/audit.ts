@@ -1,6 +1,6 @@
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { auditSql, type AuditEvent, type AuditRecord } from '#shared/audit/record';
-import { conversations, officialAnswers } from '../db/schema';
+import { answerSettings, conversations, officialAnswers } from '../db/schema';
 import type { ChatDb } from '../call';
 
 type Db = ChatDb['db'];
@@ -28,6 +28,21 @@ export const officialRecorded = (db: Db, id: string, record: Recorded, also: SQL
       label: sql`select ${officialAnswers.question} from ${officialAnswers} where ${officialAnswers.id} = ${id}::uuid`,
     },
     when: sql`exists (select 1 from ${officialAnswers} where ${officialAnswers.id} = ${id}::uuid and ${also})`,
+  });
+
+/**
+ * A collection's answer settings' record, labelled with the collection's name where the caller
+ * reads it, written only when the settings row is there (after its upsert in the batch).
+ */
+export const collectionSettingsRecorded = (db: Db, collectionId: string, record: Recorded) =>
+  recorded(db, {
+    ...record,
+    object: {
+      type: 'collection',
+      id: collectionId,
+      label: sql`select c.name from collections c where c.id = ${collectionId}::uuid`,
+    },
+    when: sql`exists (select 1 from ${answerSettings} where ${answerSettings.collectionId} = ${collectionId}::uuid)`,
   });
 
 /** A conversation's record (its export), labelled with its title; only one the caller sees. */

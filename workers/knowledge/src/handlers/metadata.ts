@@ -12,6 +12,7 @@ import {
   insertPersonRelation,
   ownRelations,
   relationById,
+  relationGone,
   relationsNaming,
   validityStatuses,
 } from '../store/relations';
@@ -153,16 +154,31 @@ export async function postRelation(
     if (body.target_file_id === body.file_id) throw notFound('file');
   }
   const kdb = knowledgeDb(ctx);
-  await kdb.run(
+  const target = {
+    targetFileId: body.target_file_id ?? null,
+    targetDocNumber: body.doc_number ? normaliseDocNumber(body.doc_number) : null,
+    targetTitle: body.title?.replace(/^《(.*)》$/u, '$1') ?? null,
+  };
+  // A relation changes what readers of both files are told of the other's validity: recorded
+  // in the same batch.
+  await kdb.batch([
     insertPersonRelation(kdb.db, {
       fileId: body.file_id,
       relation: body.relation,
-      targetFileId: body.target_file_id ?? null,
-      targetDocNumber: body.doc_number ? normaliseDocNumber(body.doc_number) : null,
-      targetTitle: body.title?.replace(/^《(.*)》$/u, '$1') ?? null,
+      ...target,
       createdBy: principalOf(ctx).id,
     }),
-  );
+    fileRecorded(kdb.db, body.file_id, {
+      action: 'knowledge.relation_add',
+      actor: auditActor(ctx),
+      detail: {
+        relation: body.relation,
+        target_file_id: target.targetFileId,
+        doc_number: target.targetDocNumber,
+        title: target.targetTitle,
+      },
+    }),
+  ]);
   ctx.log.info('file relation added', { file_id: body.file_id, relation: body.relation });
   return listed(ctx, body.file_id);
 }
@@ -175,7 +191,26 @@ export async function deleteFileRelation({ id }: { id: number }, ctx: KnowledgeC
   const [relation] = await kdb.run(relationById(kdb.db, id));
   if (!relation) throw noRelation();
   await fileFor(ctx, relation.fileId, { manage: true });
-  const [deleted] = await kdb.run(deleteRelation(kdb.db, id));
+  const [[deleted]] = await kdb.batch([
+    deleteRelation(kdb.db, id),
+    fileRecorded(
+      kdb.db,
+      relation.fileId,
+      {
+        action: 'knowledge.relation_remove',
+        actor: auditActor(ctx),
+        detail: {
+          relation_id: id,
+          relation: relation.relation,
+          origin: relation.origin,
+          target_file_id: relation.targetFileId,
+          doc_number: relation.targetDocNumber,
+          title: relation.targetTitle,
+        },
+      },
+      relationGone(id),
+    ),
+  ]);
   if (!deleted) throw noRelation();
   ctx.log.info('file relation removed', { file_id: relation.fileId, relation: relation.relation });
 }

@@ -106,6 +106,10 @@ export const insertPersonRelation = (
 export const deleteRelation = (db: Queries, id: number) =>
   db.delete(fileRelations).where(eq(fileRelations.id, id)).returning({ id: fileRelations.id });
 
+/** Holds, after deleteRelation in its batch, when the relation is gone (its record's condition). */
+export const relationGone = (id: number) =>
+  sql`not exists (select 1 from ${fileRelations} where ${fileRelations.id} = ${id})`;
+
 /**
  * The relations found in a file's text, in place of those found before (a re-ingest finds
  * them again); those a person stated stay. Run by the file's ingestion.
