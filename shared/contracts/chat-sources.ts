@@ -67,6 +67,13 @@ export const SentenceSupport = z.object({
  * Why the chat refused: the best cosine similarity retrieved (null when nothing was), the
  * threshold it had to reach (CHAT_MIN_SIMILARITY, inclusive) and the nearest candidates.
  */
+/** The official answer (标准口径) an answer was given as, and how similar its question was. */
+export const OfficialGiven = z.object({
+  id: z.uuid(),
+  question: z.string(),
+  similarity: z.number(),
+});
+
 export const ChatRefusal = z.object({
   request_id: z.string(),
   best_similarity: z.number().nullable(),

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { defineService, enumOf, fileDownload, method, webResponse } from '../service';
 import { AnswerSettings, GapReport, OfficialAnswer, OfficialAnswerInput } from './answer-upkeep';
-import { ChatRefusal, ChatSource, SentenceSupport, Usage } from './chat-sources';
+import { ChatRefusal, ChatSource, OfficialGiven, SentenceSupport, Usage } from './chat-sources';
 import { CollectionIds, DatabaseHealth, FileIds, KnowledgeHealth } from './common';
 import { DocumentFilters } from './document-metadata';
 import { JsonRpcErrorAnswer } from './mcp';
 import { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, ModelList } from './openai';
 import { UsageLimits, UsageOverview, UsagePeriod, UsageReport } from './usage';
 
-export { ChatRefusal, ChatSource, SentenceSupport };
+export { ChatRefusal, ChatSource, OfficialGiven, SentenceSupport };
 
 /** One SSE message, with the field names the original's clients read. */
 export const ChatMessage = z.object({
@@ -42,7 +42,7 @@ export const ChatDone = z.object({
   /** Each sentence of the answer checked against its sources (see SentenceSupport). */
   support: z.array(SentenceSupport).optional(),
   /** With `mode: official`: the official answer given, and how similar its question was. */
-  official: z.object({ id: z.uuid(), question: z.string(), similarity: z.number() }).optional(),
+  official: OfficialGiven.optional(),
 });
 
 /** Told at the start of every chat stream (`event: conversation`), before any answer text. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChatRefusal, ChatSource, SentenceSupport, Usage } from './chat-sources';
+import { ChatRefusal, ChatSource, OfficialGiven, SentenceSupport, Usage } from './chat-sources';
 import { DocumentFilters } from './document-metadata';
 
 /**
@@ -75,6 +75,11 @@ const Extras = {
   support: z.array(SentenceSupport).optional(),
   /** Not OpenAI's: set when the answer is the service's refusal. */
   kbchat_refusal: KbchatRefusal.optional(),
+  /**
+   * Not OpenAI's: set when the answer is a collection's official answer (标准口径) given as
+   * written, with no model (the SSE chat's `done` with `mode: official`).
+   */
+  kbchat_official: OfficialGiven.optional(),
 };
 
 export const ChatCompletion = z.object({
@@ -115,6 +120,7 @@ export const ChatCompletionChunk = z.object({
   sources: Extras.sources.optional(),
   support: Extras.support,
   kbchat_refusal: Extras.kbchat_refusal,
+  kbchat_official: Extras.kbchat_official,
 });
 
 export const ModelList = z.object({

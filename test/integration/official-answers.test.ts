@@ -339,6 +339,23 @@ describe('answering with official answers', () => {
     const sources = (completion as unknown as { sources: { chunk_id: number; citation: number }[] })
       .sources;
     expect(sources).toEqual([expect.objectContaining({ chunk_id: chunk, citation: 1 })]);
+    // Marked as the collection's official answer, as the SSE chat's `done` marks it.
+    const marked = (completion as unknown as { kbchat_official?: Record<string, unknown> })
+      .kbchat_official;
+    expect(marked).toEqual({ id: officialId, question: QUESTION, similarity: expect.any(Number) });
+    expect(marked!.similarity).toBeGreaterThanOrEqual(0.9);
+    // Streamed, on the last chunk.
+    const stream = await client.chat.completions.create({
+      model: `kbchat-collections:${collection}`,
+      messages: [{ role: 'user', content: QUESTION }],
+      stream: true,
+    });
+    const ends: unknown[] = [];
+    for await (const part of stream) {
+      const official = (part as unknown as { kbchat_official?: unknown }).kbchat_official;
+      if (official) ends.push(official);
+    }
+    expect(ends).toEqual([marked]);
     expect((await completionsMentioning(QUESTION)).length).toBe(before);
   });
 

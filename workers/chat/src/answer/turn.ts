@@ -1,5 +1,11 @@
 import type { z } from 'zod';
-import type { ChatMode, ChatRefusal, ChatSource, SentenceSupport } from '#shared/contracts/chat';
+import type {
+  ChatMode,
+  ChatRefusal,
+  ChatSource,
+  OfficialGiven,
+  SentenceSupport,
+} from '#shared/contracts/chat';
 import type { MessageStatus } from '../db/schema';
 import { REFUSAL_CODES, type ChatErrorCode } from '#shared/errors/catalogue';
 import type { Language } from './language';
@@ -25,6 +31,8 @@ export interface TurnOutcome {
   language: Language;
   /** Why a similarity refusal refused (its `refusal` event); its candidates are stored as the turn's `closest`. */
   refusal: z.output<typeof ChatRefusal> | undefined;
+  /** With `mode: official`: the official answer given as written. */
+  official: z.output<typeof OfficialGiven> | undefined;
 }
 
 export function startOutcome(language: Language): TurnOutcome {
@@ -38,6 +46,7 @@ export function startOutcome(language: Language): TurnOutcome {
     mode: undefined,
     language,
     refusal: undefined,
+    official: undefined,
   };
 }
 

@@ -113,6 +113,7 @@ export const createChatCompletion: Impl['CreateChatCompletion'] = async ({ body 
       sources: piece.sources,
       ...(piece.support ? { support: piece.support } : {}),
       ...(piece.refusal ? { kbchat_refusal: piece.refusal } : {}),
+      ...(piece.official ? { kbchat_official: piece.official } : {}),
     };
   }
   // Only when the client went away: nobody reads this.
@@ -143,6 +144,7 @@ async function* chunks(source: AsyncIterable<Piece>, head: Head, includeUsage: b
       sources: piece.sources,
       ...(piece.support ? { support: piece.support } : {}),
       ...(piece.refusal ? { kbchat_refusal: piece.refusal } : {}),
+      ...(piece.official ? { kbchat_official: piece.official } : {}),
     });
     if (includeUsage) yield { ...chunk({}, null), choices: [], usage: piece.usage };
   }

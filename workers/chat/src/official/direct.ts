@@ -32,8 +32,10 @@ export function* givenAsWritten(
 ) {
   const { requestId, outcome } = request;
   const sources = officialSources(match, true);
+  const official = { id: match.id, question: match.question, similarity: match.similarity };
   if (outcome) {
     outcome.mode = 'official';
+    outcome.official = official;
     outcome.answer = match.answer;
     outcome.sources = sources;
     outcome.status = 'complete';
@@ -49,6 +51,6 @@ export function* givenAsWritten(
     request_id: requestId,
     mode: 'official' as const,
     language,
-    official: { id: match.id, question: match.question, similarity: match.similarity },
+    official,
   });
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ChatSource, ChatMessage, SentenceSupport } from '#shared/contracts/chat';
+import type { OfficialGiven } from '#shared/contracts/chat';
 import type { KbchatRefusal } from '#shared/contracts/openai';
 import { AppError } from '#shared/errors/app-error';
 import { openAiError, type OpenAiError } from '#shared/errors/openai-error';
@@ -19,6 +20,8 @@ export type Piece =
       support: z.output<typeof SentenceSupport>[] | undefined;
       usage: Usage;
       refusal: z.output<typeof KbchatRefusal> | undefined;
+      /** The official answer (标准口径) it was given as, when it was. */
+      official: z.output<typeof OfficialGiven> | undefined;
     };
 
 const NO_USAGE: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
@@ -52,6 +55,7 @@ export async function* pieces(
         support: outcome.support,
         usage: outcome.usage ?? NO_USAGE,
         refusal: undefined,
+        official: outcome.official,
       };
       return;
     case 'refused':
@@ -62,6 +66,7 @@ export async function* pieces(
         support: undefined,
         usage: NO_USAGE,
         refusal: outcome.refusal ? { ...outcome.refusal, code } : { code, request_id: requestId },
+        official: undefined,
       };
       return;
     case 'failed':
