@@ -135,11 +135,13 @@ describe('files', () => {
     const file = await data<{ id: string }>(
       await call('/moduleknowledge/upload', { token: aliceToken, ip: IP, body: form }),
     );
-    // A relation stated and removed (it changes what readers are told of another document).
+    // A relation stated and removed (it changes what readers are told of another document: a
+    // number no other test's document has, so no search elsewhere sees a document repealed).
+    const docNumber = `审计〔2099〕${Math.floor(Math.random() * 1e6)}号`;
     const related = await data<{ validity: { relations: { id: number; relation: string }[] } }>(
       await call('/moduleknowledge/file_relation', {
         token: aliceToken,
-        json: { file_id: file.id, relation: 'repeals', doc_number: '川办规〔2025〕6号' },
+        json: { file_id: file.id, relation: 'repeals', doc_number: docNumber },
       }),
     );
     const relation = related.validity.relations.find((r) => r.relation === 'repeals')!;
@@ -185,7 +187,7 @@ describe('files', () => {
     expect(records[0]!.detail).toMatchObject({ collection_id: from.id });
     expect(records[1]!.detail).toMatchObject({
       relation: 'repeals',
-      doc_number: '川办规〔2025〕6号',
+      doc_number: docNumber,
     });
     expect(records[2]!.detail).toMatchObject({ relation_id: relation.id, origin: 'person' });
     expect(records[3]!.detail).toMatchObject({ from: from.id, to: to.id });

@@ -135,7 +135,13 @@ describe('modes', () => {
   });
 
   it('weighs the keyword list double when the question carries a number or a code', async () => {
-    const results = await query({ text: 'ZJAC00-2024-0001 register', mode: 'hybrid' });
+    // Within this file's own documents: other files of the suite, running at the same time,
+    // state relations that demote repealed documents after fusion (validity ranking).
+    const results = await query({
+      text: 'ZJAC00-2024-0001 register',
+      mode: 'hybrid',
+      file_id: codeFile.id,
+    });
     expect(results.length).toBeGreaterThan(2);
     const weighted = (r: Match) =>
       (r.ranks.vector ? 1 / (60 + r.ranks.vector) : 0) +
