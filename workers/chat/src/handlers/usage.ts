@@ -6,6 +6,7 @@ import { auditActor, chatDb } from '../call';
 import { limitsChangeRecorded } from '../store/audit';
 import * as store from '../store/usage';
 import { nextUtcMidnight } from '../usage/quota';
+import { forgetLimits } from '../usage/known-limits';
 import {
   amountsOf,
   everyDay,
@@ -113,6 +114,8 @@ export const PutLimits: Impl['PutLimits'] = async ({ body }, ctx) => {
     ),
     store.limits(db),
   ]);
+  // This isolate's doors check the new limits from the next question on (known-limits.ts).
+  forgetLimits();
   ctx.log.info('limits changed', { before: before ?? null, after: after ?? null });
   return limitsView(after!);
 };

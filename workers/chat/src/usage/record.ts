@@ -4,7 +4,8 @@ import type { ChatSource } from '#shared/contracts/chat';
 import { auditActor, chatDb, type ChatCall, type ChatDb } from '../call';
 import type { Language } from '../answer/language';
 import type { TurnOutcome } from '../answer/turn';
-import { addUsage, auditQuestion, quotaCheck, type QuotaOf } from '../store/usage';
+import { addUsage, auditQuestion, limits, quotaCheck, type QuotaOf } from '../store/usage';
+import { knownLimits, limitApplies, limitsGeneration, rememberLimits } from './known-limits';
 import type { UsageMeter } from './meter';
 import { quotaRefusal } from './quota';
 
@@ -46,9 +47,19 @@ export function startQuotaCheck(
   language: Language,
   what: QuotaOf = 'question',
 ): Promise<void> {
-  const { run, db } = chatDb(ctx);
-  const check = run(quotaCheck(db, what)).then(
-    () => undefined,
+  // An API key's call sends no batch of its own before the answer: while the limits this
+  // isolate last read say none applies, it is spared the check's round trip (known-limits.ts).
+  // A login token's check is the batch that settles its session: it always runs.
+  const known = knownLimits();
+  if (principalOf(ctx).credential === 'key' && known && !limitApplies(known, what)) {
+    return Promise.resolve();
+  }
+  const { batch, db } = chatDb(ctx);
+  const readIn = limitsGeneration();
+  const check = batch([quotaCheck(db, what), limits(db)]).then(
+    ([, [row]]) => {
+      if (row) rememberLimits(row, readIn);
+    },
     (err: unknown) => {
       throw quotaRefusal(err, language);
     },
