@@ -57,6 +57,21 @@ export function AuditFilters(props: { apply(values: AuditFilterValues): void }) 
   const [open] = useState(() => !matchMedia(NARROW).matches);
   const set = (field: keyof AuditFilterValues) => (event: Event) =>
     setValues({ ...values, [field]: (event.currentTarget as HTMLInputElement).value });
+  // Who and what: a name (or part of one) or an id, typed.
+  const textField = (field: 'actor' | 'object', label: string, hint: string) => (
+    <Field label={label} hint={hint}>
+      {({ id, hintId }) => (
+        <input
+          id={id}
+          aria-describedby={hintId}
+          type="text"
+          maxLength={200}
+          value={values[field]}
+          onInput={set(field)}
+        />
+      )}
+    </Field>
+  );
   const apply = (chosen: AuditFilterValues) => {
     setApplied(Object.keys(auditQuery(chosen)).length);
     props.apply(chosen);
@@ -73,18 +88,7 @@ export function AuditFilters(props: { apply(values: AuditFilterValues): void }) 
           apply(values);
         }}
       >
-        <Field label={m.audit.actor} hint={m.audit.actorHint}>
-          {({ id, hintId }) => (
-            <input
-              id={id}
-              aria-describedby={hintId}
-              type="text"
-              maxLength={200}
-              value={values.actor}
-              onInput={set('actor')}
-            />
-          )}
-        </Field>
+        {textField('actor', m.audit.actor, m.audit.actorHint)}
         <Field label={m.audit.action}>
           {({ id }) => (
             <select id={id} value={values.action} onChange={set('action')}>
@@ -104,18 +108,7 @@ export function AuditFilters(props: { apply(values: AuditFilterValues): void }) 
             </select>
           )}
         </Field>
-        <Field label={m.audit.object} hint={m.audit.objectHint}>
-          {({ id, hintId }) => (
-            <input
-              id={id}
-              aria-describedby={hintId}
-              type="text"
-              maxLength={200}
-              value={values.object}
-              onInput={set('object')}
-            />
-          )}
-        </Field>
+        {textField('object', m.audit.object, m.audit.objectHint)}
         <Field label={m.audit.outcome}>
           {({ id }) => (
             <select id={id} value={values.outcome} onChange={set('outcome')}>
