@@ -3,7 +3,10 @@ import { exports } from 'cloudflare:workers';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeTextPdf } from '../../dev/fixtures/pdf-builder';
 import { readSse } from '#shared/service';
+import { sql } from 'drizzle-orm';
+import { EMBEDDING_COLUMN_DIMENSIONS } from '#shared/model/embedding-width';
 import { call, createUser, tokenFor, type TestUser } from '../helpers/auth';
+import { queryRows, withDb } from '../helpers/database';
 
 // Official answers (标准口径): written by a collection's owners, given as written to a question
 // similar enough (no model call), else to the model as its first context item; readers of other
@@ -18,6 +21,9 @@ const WORD = `Zentrovia${TAG}`;
 const QUESTION = `How many vacation days does a ${WORD} clerk get each year?`;
 const REWORDED = `${WORD} clerk vacation days after ten years of service in the northern office archive`;
 const ANSWER = `A ${WORD} clerk gets 25 vacation days a year, and 30 after ten years of service.`;
+
+/** A model this service never configures: what a vector made before a change of model says. */
+const RETIRED_MODEL = 'retired-embedding-model@768';
 
 type Event = { event: string; data: Record<string, unknown> };
 type Recorded = { path: string; body: Record<string, unknown> };
@@ -83,6 +89,16 @@ const contentOf = (events: Event[]) =>
   events
     .filter((e) => e.event === 'message' && e.data.type === 'content')
     .map((e) => e.data.content as string);
+
+/** The official answer's model, and how close its vector is to one pointing elsewhere. */
+async function officialRow() {
+  const [row] = await queryRows<{ embedding_model: string; similarity_to_elsewhere: number }>(
+    sql`select embedding_model,
+      1 - (embedding <=> ${`[1${',0'.repeat(EMBEDDING_COLUMN_DIMENSIONS - 1)}]`}::vector) as similarity_to_elsewhere
+      from official_answers where id = ${officialId}`,
+  );
+  return row!;
+}
 
 /** The chat completions the offline model was asked that mention `text` (other files' requests are not ours). */
 async function completionsMentioning(text: string): Promise<Recorded[]> {
@@ -357,6 +373,60 @@ describe('answering with official answers', () => {
     }
     expect(ends).toEqual([marked]);
     expect((await completionsMentioning(QUESTION)).length).toBe(before);
+  });
+
+  it('after a change of embedding model it is still given, and embedded again by the model now configured', async () => {
+    // As a change of model leaves it: its question's vector made by another model (here one
+    // that points elsewhere), which search never compares with the configured model's.
+    const elsewhere = `[1${',0'.repeat(EMBEDDING_COLUMN_DIMENSIONS - 1)}]`;
+    const modelNow = (await officialRow()).embedding_model;
+    await queryRows(sql`update official_answers
+      set embedding_model = ${RETIRED_MODEL}, embedding = ${elsewhere}::vector
+      where id = ${officialId}`);
+
+    const events = await chat(reader.token, { prompt: QUESTION, collection_id: [collection] });
+    const done = doneOf(events)!;
+    expect(done.mode).toBe('official');
+    expect((done.official as { similarity: number }).similarity).toBeGreaterThan(0.99);
+    expect(contentOf(events)).toEqual([ANSWER]);
+
+    // Stored after the answer (the asker, a reader, may not write official answers).
+    let row = await officialRow();
+    for (let tries = 0; tries < 100 && row.embedding_model !== modelNow; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      row = await officialRow();
+    }
+    expect(row.embedding_model).toBe(modelNow);
+    expect(row.similarity_to_elsewhere).toBeLessThan(0.9); // 1 before
+    const again = await chat(reader.token, { prompt: QUESTION, collection_id: [collection] });
+    expect(doneOf(again)?.mode).toBe('official');
+  });
+
+  it('a vector stored for it must be for its question as it is now, by one who reads it', async () => {
+    const vector = [1, ...Array<number>(EMBEDDING_COLUMN_DIMENSIONS - 1).fill(0)];
+    const reembedded = (as: TestUser, question: string) =>
+      withDb((db) =>
+        db.transaction(async (tx) => {
+          await tx.execute(sql`select set_config('kbchat.user_id', ${as.id}, true)`);
+          const { rows } = await tx.execute<{ changed: number }>(
+            sql`select kbchat_official_reembedded(${RETIRED_MODEL}, ${JSON.stringify([
+              { id: officialId, question, embedding: vector },
+            ])}::jsonb) as changed`,
+          );
+          return rows[0]!.changed;
+        }),
+      );
+    // An owner's edit made while the vector was being made: the older wording is not stored.
+    expect(await reembedded(owner, 'an older wording')).toBe(0);
+    // Nor by one who does not read the collection.
+    expect(await reembedded(outsider, QUESTION)).toBe(0);
+    expect((await officialRow()).embedding_model).not.toBe(RETIRED_MODEL);
+    // The question as it is, by its reader: stored.
+    expect(await reembedded(reader, QUESTION)).toBe(1);
+    expect(await officialRow()).toEqual({
+      embedding_model: RETIRED_MODEL,
+      similarity_to_elsewhere: 1,
+    });
   });
 
   it('deleted by an owner, it is no longer given', async () => {

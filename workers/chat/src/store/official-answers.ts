@@ -1,4 +1,4 @@
-import { and, cosineDistance, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, cosineDistance, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { answerSettings, gapQuestions, officialAnswers } from '../db/schema';
 import type * as schema from '../db/schema';
@@ -181,3 +181,52 @@ export const nearestOfficialAnswers = (
     .orderBy(distance)
     .limit(MATCH_CANDIDATES);
 };
+
+/** Official answers of another model a question meets at most at once: re-embedded as it goes. */
+export const STALE_AT_ONCE = 20;
+
+/**
+ * The official answers the caller reads (in the collections named, else all) whose question was
+ * embedded by another model than `embeddingModel`, with their collection's threshold: after a
+ * change of model, nearestOfficialAnswers cannot compare them until they are embedded again.
+ */
+export const staleOfficialAnswers = (
+  db: Queries,
+  embeddingModel: string,
+  collectionIds: string[] | undefined,
+) =>
+  db
+    .select({
+      id: officialAnswers.id,
+      collectionId: officialAnswers.collectionId,
+      question: officialAnswers.question,
+      answer: officialAnswers.answer,
+      citations: officialAnswers.citations,
+      threshold:
+        sql<number>`coalesce(${answerSettings.officialThreshold}, ${DEFAULT_OFFICIAL_THRESHOLD})`.mapWith(
+          Number,
+        ),
+    })
+    .from(officialAnswers)
+    .leftJoin(answerSettings, eq(answerSettings.collectionId, officialAnswers.collectionId))
+    .where(
+      and(
+        ne(officialAnswers.embeddingModel, embeddingModel),
+        collectionIds ? inArray(officialAnswers.collectionId, collectionIds) : undefined,
+      ),
+    )
+    .orderBy(officialAnswers.id)
+    .limit(STALE_AT_ONCE);
+
+/**
+ * Stores the vectors of official answers made by the configured model in place of another's
+ * (kbchat_official_reembedded: it changes only rows still of another model with the same question).
+ */
+export const storeReembeddedOfficial = (
+  db: Queries,
+  embeddingModel: string,
+  rows: readonly { id: string; question: string; embedding: number[] }[],
+) =>
+  db.execute<{ changed: number }>(
+    sql`select kbchat_official_reembedded(${embeddingModel}, ${JSON.stringify(rows)}::jsonb) as changed`,
+  );
