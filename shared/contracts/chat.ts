@@ -206,8 +206,9 @@ with what was answered by then, marked \`incomplete\`.
         }),
       },
       stream: ChatMessage,
-      // Over a daily limit (workers/chat/src/usage), before the stream starts.
-      errors: ['quota_exceeded'],
+      // Over a daily limit (workers/chat/src/usage), a prompt or a body too long: before the
+      // stream starts.
+      errors: ['quota_exceeded', 'prompt_too_long', 'body_too_large'],
       events: {
         conversation: ChatConversation,
         sources: z.array(ChatSource),
@@ -249,7 +250,7 @@ the history.
       envelope: false,
       streamEnd: '[DONE]',
       errorProtocol: 'openai',
-      errors: ['quota_exceeded'],
+      errors: ['quota_exceeded', 'prompt_too_long', 'instructions_too_long', 'body_too_large'],
     }),
     ListModels: method({
       doc: `The grounding modes the OpenAI-compatible endpoint takes as \`model\`: \`kbchat\`.

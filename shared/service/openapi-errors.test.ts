@@ -4,7 +4,9 @@ import { z } from 'zod';
 import { ServiceDeclarationError } from './compile-route';
 import { defineService, method } from './define';
 import { openApi30Schema } from './fixtures/openapi-3.0-schema';
+import { errorDetail, errorText } from '../errors/catalogue';
 import { mergeOpenApi, openApiDocument } from './openapi';
+import { OPENAPI_WORDS } from './openapi-words';
 import type { JsonObject } from './openapi-schema';
 
 // Routes declare the catalogue codes they answer beyond the common refusals (`errors`): the
@@ -128,6 +130,44 @@ describe('declared errors in the OpenAPI document', () => {
     expect(() => declare(['validation_failed'])).toThrow(/already covers/);
     expect(() => declare(['login_required'])).toThrow(/already covers/);
     expect(() => declare(['no_relevant_knowledge'])).toThrow(/already covers/);
+  });
+});
+
+describe('declared errors in the Chinese document', () => {
+  const chinese = openApiDocument(service, { language: 'zh', summaries: {} });
+  const answers = (path: string, verb: string) =>
+    chinese.paths[path]![verb]!.responses as Record<string, JsonObject>;
+
+  it('describes each code by the catalogue’s Chinese words, the codes unchanged', () => {
+    expect(answers('/modulesvc/ask', 'post')['429']!.description).toBe(
+      `\`quota_exceeded\`：${errorText('quota_exceeded', 'zh')}`,
+    );
+    expect(answers('/modulesvc/put', 'post')['413']!.description).toBe(
+      [
+        `\`file_too_large\`：${errorText('file_too_large', 'zh')}`,
+        `\`collection_limit_reached\`：${errorText('collection_limit_reached', 'zh')}`,
+      ].join('\n\n'),
+    );
+    expect(chinese.components.schemas.QuotaExceededProblem!.description).toBe(
+      '`quota_exceeded` 的问题详情，带有其自身的字段。',
+    );
+  });
+
+  it('writes none of its own sentences in English', () => {
+    const text = JSON.stringify(chinese);
+    const english = Object.values(OPENAPI_WORDS.en).filter(
+      (value): value is string => typeof value === 'string',
+    );
+    expect(english.length).toBeGreaterThan(10);
+    for (const sentence of english)
+      expect(text).not.toContain(JSON.stringify(sentence).slice(1, -1));
+    expect(text).not.toContain(errorDetail('quota_exceeded'));
+    expect(text).not.toContain('Server-Sent Events. Each');
+    // The same structure as the English one: only words differ.
+    expect(Object.keys(chinese.paths)).toEqual(Object.keys(document.paths));
+    expect(Object.keys(chinese.components.responses)).toEqual(
+      Object.keys(document.components.responses),
+    );
   });
 });
 

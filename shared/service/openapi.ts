@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import { ERRORS, errorDetail, type ErrorCode, type ErrorEntry } from '../errors/catalogue';
+import { ERRORS, type ErrorCode, type ErrorEntry } from '../errors/catalogue';
 import type { Language } from '../i18n/language';
 import { stripAnnotations } from './annotations';
-import type { Credential } from './credential';
 import { openApiSchema, SchemaComponents, type JsonObject } from './openapi-schema';
+import { OPENAPI_WORDS, type OpenApiWords } from './openapi-words';
 import { isOptional } from './schema-kind';
 import type { ParamPlan, Route, Service } from './types';
 import type { WebAnswer } from './web-response';
@@ -33,8 +33,9 @@ import type { WebAnswer } from './web-response';
  * - One tag per module (its name, described by the service's doc), on every operation: the
  *   reference groups routes by module. Each operation's `summary` is the first sentence of its
  *   doc, its roles after it in brackets (`Creates a user [SUPER_ADMIN]`); in Chinese, the
- *   module's summaries (shared/contracts/summaries-zh.ts) and the role and credential sentences
- *   are Chinese, the longer descriptions stay as written.
+ *   module's summaries (shared/contracts/summaries-zh.ts) and every sentence the document
+ *   writes itself (openapi-words.ts: the shared answers, roles, credentials, a declared code's
+ *   words from the catalogue) are Chinese; the routes' longer doc texts stay as written.
  * - No callbacks, discriminators or xml: the spec lists them as unsupported.
  */
 
@@ -51,35 +52,9 @@ export interface OpenApiDocument {
 }
 
 const BEARER = 'bearerAuth';
-const SECURITY_SCHEMES: Record<string, JsonObject> = {
-  [BEARER]: {
-    type: 'http',
-    scheme: 'bearer',
-    bearerFormat: 'JWT',
-    description:
-      'A login token from `POST /moduleauth/login`, or an API key (`kbc_…`, from `POST /moduleauth/api_key`; in this header only). Links and EventSource clients may send a login token as the form value `t` instead. A route that takes only one of the two says so.',
-  },
-};
-
-const LOGIN_REQUIRED = 'login_required' satisfies ErrorCode;
-const API_KEY_REQUIRED = 'api_key_required' satisfies ErrorCode;
-
-/** The sentence that tells a `@credential` route's readers which credential it takes. */
-const CREDENTIAL_SENTENCES: Record<Language, Record<Credential, string>> = {
-  en: {
-    login: `Credential: a login token (\`POST /moduleauth/login\`) only; an API key is refused with 403 \`${LOGIN_REQUIRED}\`.`,
-    key: `Credential: an API key (\`Authorization: Bearer kbc_…\`) only; a login token is refused with 403 \`${API_KEY_REQUIRED}\`.`,
-  },
-  zh: {
-    login: `凭证：仅限登录令牌（\`POST /moduleauth/login\`）；API 密钥会被拒绝（403 \`${LOGIN_REQUIRED}\`）。`,
-    key: `凭证：仅限 API 密钥（\`Authorization: Bearer kbc_…\`）；登录令牌会被拒绝（403 \`${API_KEY_REQUIRED}\`）。`,
-  },
-};
-
-const ROLES_SENTENCE: Record<Language, (roles: readonly string[]) => string> = {
-  en: (roles) => `Roles: ${roles.join(', ')}.`,
-  zh: (roles) => `角色：${roles.join('、')}。`,
-};
+const securitySchemes = (says: OpenApiWords): Record<string, JsonObject> => ({
+  [BEARER]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: says.bearer },
+});
 
 /** The document in another language than English: its summaries and the module's doc. */
 export interface OpenApiLanguage {
@@ -98,10 +73,9 @@ const FIELD_ISSUE: JsonObject = {
   required: ['field', 'message'],
   properties: { field: { type: 'string' }, message: { type: 'string' } },
 };
-const PROBLEM: JsonObject = {
+const problemSchema = (says: OpenApiWords): JsonObject => ({
   type: 'object',
-  description:
-    'RFC 9457 problem details, with a stable `code` and the request id. Some codes add members of their own (a 429 `quota_exceeded` says when the limits reset): the routes that answer them describe them.',
+  description: says.problemSchema,
   required: ['type', 'title', 'status', 'detail', 'code'],
   properties: {
     type: { type: 'string', enum: ['about:blank'] },
@@ -113,8 +87,7 @@ const PROBLEM: JsonObject = {
     errors: { type: 'array', items: FIELD_ISSUE },
     error: {
       type: 'object',
-      description:
-        "On routes of OpenAI's protocol: the same failure as OpenAI's error object, which its SDKs read.",
+      description: says.openAiError,
       required: ['message', 'type', 'param', 'code'],
       properties: {
         message: { type: 'string' },
@@ -124,36 +97,31 @@ const PROBLEM: JsonObject = {
       },
     },
   },
-};
+});
 const problemContent = { 'application/problem+json': { schema: PROBLEM_REF } };
 const plainText = (text: string) => ({
   'text/plain': { schema: { type: 'string', enum: [text] } },
 });
-const RESPONSES: Record<string, JsonObject> = {
-  Problem: { description: 'The request failed.', content: problemContent },
-  BadRequest: {
-    description:
-      'A parameter is missing or invalid (`validation_failed`, listing each field), or the body is malformed.',
-    content: problemContent,
-  },
-  Unauthorised: { description: 'No valid credential.', content: plainText('Unauthorised') },
-  AccessDenied: {
-    description: "The caller's role is not allowed.",
-    content: plainText('Access denied'),
-  },
+/** The answers every route may give, described in the document's language. */
+const responses = (says: OpenApiWords): Record<string, JsonObject> => ({
+  Problem: { description: says.problem, content: problemContent },
+  BadRequest: { description: says.badRequest, content: problemContent },
+  Unauthorised: { description: says.unauthorised, content: plainText('Unauthorised') },
+  AccessDenied: { description: says.accessDenied, content: plainText('Access denied') },
   CredentialRefused: {
-    description: `The route does not take this kind of credential (\`${LOGIN_REQUIRED}\`, \`${API_KEY_REQUIRED}\`), or the caller's role is not allowed (plain text).`,
+    description: says.credentialRefused,
     content: { ...problemContent, ...plainText('Access denied') },
   },
-};
+});
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
 
 export function openApiDocument(
   service: Service,
   words: OpenApiLanguage = ENGLISH,
 ): OpenApiDocument {
+  const says = OPENAPI_WORDS[words.language];
   const components = new SchemaComponents();
-  components.schemas.Problem = PROBLEM;
+  components.schemas.Problem = problemSchema(says);
   const paths: OpenApiDocument['paths'] = {};
   for (const route of service.routes) {
     const path = route.fullPath.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
@@ -161,7 +129,7 @@ export function openApiDocument(
     paths[path][route.httpMethod.toLowerCase()] = {
       tags: [service.name],
       summary: summaryOf(route, words),
-      ...operation(route, components, words.language),
+      ...operation(route, components, says),
     };
   }
   const description = words.moduleDoc ?? stripAnnotations(service.doc);
@@ -176,8 +144,8 @@ export function openApiDocument(
     paths,
     components: {
       schemas: components.schemas,
-      responses: RESPONSES,
-      securitySchemes: SECURITY_SCHEMES,
+      responses: responses(says),
+      securitySchemes: securitySchemes(says),
     },
   };
 }
@@ -198,17 +166,17 @@ function summaryOf(route: Route, words: OpenApiLanguage): string {
   return route.roles ? `${sentence} [${route.roles.join(', ')}]` : sentence;
 }
 
-function operation(route: Route, components: SchemaComponents, language: Language): JsonObject {
+function operation(route: Route, components: SchemaComponents, says: OpenApiWords): JsonObject {
   const schema = (s: z.core.$ZodType, io: 'input' | 'output') => openApiSchema(s, io, components);
   const parameters = route.params.flatMap((plan) => parameterObjects(plan, schema));
   const requestBody = requestBodyOf(route, schema);
-  const description = describe(route, language);
+  const description = describe(route, says);
   return {
     operationId: route.name,
     ...(description ? { description } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
-    responses: responsesOf(route, schema, components),
+    responses: responsesOf(route, schema, components, says),
     security: guestOnly(route) ? [] : [{ [BEARER]: [] }],
     ...(route.annotations.length > 0
       ? { 'x-annotations': route.annotations.map(({ name, params }) => ({ name, params })) }
@@ -216,10 +184,10 @@ function operation(route: Route, components: SchemaComponents, language: Languag
   };
 }
 
-function describe(route: Route, language: Language): string {
+function describe(route: Route, says: OpenApiWords): string {
   const text = stripAnnotations(route.doc);
-  const roles = route.roles ? ROLES_SENTENCE[language](route.roles) : '';
-  const credential = route.credential ? CREDENTIAL_SENTENCES[language][route.credential] : '';
+  const roles = route.roles ? says.roles(route.roles) : '';
+  const credential = route.credential ? says.credential[route.credential] : '';
   return [text, roles, credential].filter((part) => part !== '').join('\n\n');
 }
 
@@ -293,11 +261,16 @@ function requestBodyOf(route: Route, schema: ToSchema): JsonObject | undefined {
   return { required: required.length > 0, content };
 }
 
-function responsesOf(route: Route, schema: ToSchema, components: SchemaComponents): JsonObject {
+function responsesOf(
+  route: Route,
+  schema: ToSchema,
+  components: SchemaComponents,
+  says: OpenApiWords,
+): JsonObject {
   // Integer-like keys keep numeric order whatever the insertion order: 2xx before 4xx.
   const responses: JsonObject = {
-    ...successResponses(route, schema),
-    ...declaredErrors(route.errors, schema, components),
+    ...successResponses(route, schema, says),
+    ...declaredErrors(route.errors, schema, components, says),
   };
   if (route.params.length > 0) responses['400'] = responseRef('BadRequest');
   if ((route.roles && !guestOnly(route)) || route.credential) {
@@ -314,11 +287,11 @@ function responsesOf(route: Route, schema: ToSchema, components: SchemaComponent
 const guestOnly = (route: Route) =>
   route.roles?.every((role) => role.toLowerCase() === 'guest') ?? false;
 
-function successResponses(route: Route, schema: ToSchema): JsonObject {
+function successResponses(route: Route, schema: ToSchema, says: OpenApiWords): JsonObject {
   const response = route.response;
   switch (response.kind) {
     case 'empty':
-      return { '204': { description: 'Done; no content.' } };
+      return { '204': { description: says.done } };
     case 'data': {
       const document = schema(response.schema, 'output');
       const envelope = response.envelope
@@ -326,10 +299,10 @@ function successResponses(route: Route, schema: ToSchema): JsonObject {
         : document;
       return {
         '200': {
-          description: response.envelope ? 'The result, as `data`.' : 'The result.',
+          description: response.envelope ? says.resultAsData : says.result,
           content: { 'application/json': { schema: envelope } },
         },
-        ...(isOptional(response.schema) ? { '204': { description: 'No result.' } } : {}),
+        ...(isOptional(response.schema) ? { '204': { description: says.noResult } } : {}),
       };
     }
     case 'stream': {
@@ -340,12 +313,7 @@ function successResponses(route: Route, schema: ToSchema): JsonObject {
       const plain = output && schema(output.schema, 'output');
       return {
         '200': {
-          description:
-            'Server-Sent Events. Each plain message is `data: <JSON of the schema>`; named events ' +
-            '(`event: <name>`) carry the JSON listed in `x-sse-events`. A failure ends the stream ' +
-            'with an `error` event.' +
-            (end !== undefined ? ` A stream that completed ends with \`data: ${end}\`.` : '') +
-            (output ? ' When the request asks for no stream: the result as JSON.' : ''),
+          description: says.stream(end, output !== undefined),
           content: {
             'text/event-stream': {
               schema: schema(response.message, 'output'),
@@ -375,14 +343,14 @@ function successResponses(route: Route, schema: ToSchema): JsonObject {
     case 'redirect':
       return {
         '302': {
-          description: 'Sends the browser on to the address in Location.',
+          description: says.redirect,
           headers: { Location: { schema: { type: 'string' } } },
         },
       };
     case 'file':
       return {
         '200': {
-          description: 'The file, named in Content-Disposition.',
+          description: says.file,
           headers: {
             'Content-Disposition': {
               description: 'attachment; filename="…"; filename*=UTF-8\'\'…',
@@ -432,6 +400,7 @@ function declaredErrors(
   codes: readonly ErrorCode[],
   schema: ToSchema,
   components: SchemaComponents,
+  says: OpenApiWords,
 ): JsonObject {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
@@ -440,14 +409,14 @@ function declaredErrors(
   }
   const responses: JsonObject = {};
   for (const [status, group] of byStatus) {
-    const problems = group.map((code) => problemOf(code, schema, components));
+    const problems = group.map((code) => problemOf(code, schema, components, says));
     const entries: ErrorEntry[] = group.map((code) => ERRORS[code]);
     const headers = Object.assign({}, ...entries.map((entry) => entry.headers ?? {})) as Record<
       string,
       z.ZodType
     >;
     responses[String(status)] = {
-      description: group.map((code) => `\`${code}\`: ${errorDetail(code)}`).join('\n\n'),
+      description: group.map((code) => says.error(code)).join('\n\n'),
       ...(Object.keys(headers).length > 0 ? { headers: headerObjects(headers, schema) } : {}),
       content: {
         'application/problem+json': {
@@ -460,7 +429,12 @@ function declaredErrors(
 }
 
 /** `quota_exceeded` → a reference to `QuotaExceededProblem`, added to the components. */
-function problemOf(code: ErrorCode, schema: ToSchema, components: SchemaComponents): JsonObject {
+function problemOf(
+  code: ErrorCode,
+  schema: ToSchema,
+  components: SchemaComponents,
+  says: OpenApiWords,
+): JsonObject {
   const name = `${code.replace(/(?:^|_)([a-z0-9])/g, (_, c: string) => c.toUpperCase())}Problem`;
   if (!components.schemas[name]) {
     const { status, members }: ErrorEntry = ERRORS[code];
@@ -470,7 +444,7 @@ function problemOf(code: ErrorCode, schema: ToSchema, components: SchemaComponen
     const properties = (own.properties ?? {}) as Record<string, JsonObject>;
     const required = (own.required ?? []) as string[];
     components.schemas[name] = {
-      description: `The problem of \`${code}\`${members ? ', with its own members' : ''}.`,
+      description: says.problemOf(code, members !== undefined),
       allOf: [
         PROBLEM_REF,
         {

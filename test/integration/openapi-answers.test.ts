@@ -71,3 +71,53 @@ describe('the MCP routes’ real answers are the ones the chat document declares
     expect(await undescribed(document, PATH, method.toLowerCase(), answer)).toEqual([]);
   });
 });
+
+describe('the chat doors’ refusals before a stream are the ones the chat document declares', () => {
+  const chat = (body: unknown) => call('/modulechat/chat', { token: login, json: body });
+  const door = (messages: unknown[]) =>
+    call('/modulechat/v1/chat/completions', {
+      token: key,
+      json: { model: 'kbchat', stream: true, messages },
+    });
+  const tooLong = 'x'.repeat(4001);
+
+  it.each([
+    ['a question too long', () => chat({ prompt: tooLong }), 'prompt_too_long'],
+    [
+      'a body over 64 KiB',
+      () => chat({ prompt: 'hello', pad: 'x'.repeat(70 * 1024) }),
+      'body_too_large',
+    ],
+  ] as const)('POST /modulechat/chat: %s', async (_what, send, code) => {
+    const answer = await send();
+    expect(answer.status).toBe(413);
+    expect((await answer.clone().json<{ code: string }>()).code).toBe(code);
+    expect(await undescribed(document, '/modulechat/chat', 'post', answer)).toEqual([]);
+  });
+
+  it.each([
+    ['a question too long', () => door([{ role: 'user', content: tooLong }]), 'prompt_too_long'],
+    [
+      'system messages too long together',
+      () =>
+        door([
+          { role: 'system', content: 'x'.repeat(3000) },
+          { role: 'system', content: 'x'.repeat(3000) },
+          { role: 'user', content: 'hello' },
+        ]),
+      'instructions_too_long',
+    ],
+    [
+      'a body over 1 MiB',
+      () => door([{ role: 'user', content: 'hello', pad: 'x'.repeat(1100 * 1024) }]),
+      'body_too_large',
+    ],
+  ] as const)('POST /modulechat/v1/chat/completions: %s', async (_what, send, code) => {
+    const answer = await send();
+    expect(answer.status).toBe(413);
+    expect((await answer.clone().json<{ code: string }>()).code).toBe(code);
+    expect(await undescribed(document, '/modulechat/v1/chat/completions', 'post', answer)).toEqual(
+      [],
+    );
+  });
+});
