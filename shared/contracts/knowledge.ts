@@ -382,6 +382,7 @@ can read the collection.`,
         }),
       },
       output: RetrievalTestRun,
+      errors: ['quota_exceeded'],
     }),
     GetEmbeddingStatus: method({
       doc: `Which embedding models made a collection's vectors, against the configured one: chunks
@@ -442,7 +443,8 @@ spec's QueryReq: \`Text\` is \`text\`, \`Top\` is \`top\`. The original's genera
 \`retrieve_limit\` (an alias of \`top\`, which it overrides) and \`similarity_threshold\` (only
 results at least this similar, inclusive); both are accepted. Every collection the caller can
 read is searched unless \`collection_id\` (ids joined by commas) names some; each result names
-its collection. @grpc`,
+its collection. Over HTTP a query is a search of the user's usage: its embedding tokens are
+counted, and the daily token limit refuses it (429). @grpc`,
       params: {
         text: z.string().trim().min(1).max(8000),
         top: z.number().int().min(1).max(50).default(10),
@@ -454,6 +456,8 @@ its collection. @grpc`,
         ...DocumentFilters.shape,
       },
       output: z.array(QueryResult),
+      // Over HTTP, the daily token limit (chat's calls over RPC are counted in chat).
+      errors: ['quota_exceeded'],
     }),
     GetContext: method({
       doc: `The text of chosen files for a question, in one call: when the files' whole text
@@ -469,6 +473,7 @@ left out, as files that do not exist). Chat calls it for a chat limited to files
         top: z.number().int().min(1).max(50).default(30),
       },
       output: ChatContext,
+      errors: ['quota_exceeded'],
     }),
     GetChunk: method({
       doc: `A passage where it stands: its file, page, text, its place in the page's text and,

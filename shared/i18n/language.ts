@@ -14,3 +14,14 @@ export const isLanguage = (value: unknown): value is Language =>
  * picks Simplified Chinese glyphs for Han characters shared with Japanese and Traditional).
  */
 export const LANGUAGE_TAG: Record<Language, string> = { zh: 'zh-CN', en: 'en' };
+
+/** Han ideographs (CJK Unified Ideographs and their extensions, compatibility forms). */
+const HAN = /\p{Script=Han}/u;
+
+/**
+ * The language of a text a person wrote (a question, a search): any Chinese character makes it
+ * Chinese (the people this is for). What they are told back is in it.
+ */
+export function languageOf(text: string): Language {
+  return HAN.test(text) ? 'zh' : 'en';
+}

@@ -621,3 +621,83 @@ describe('MCP search', () => {
     await client.close();
   });
 });
+
+describe('knowledge’s own search routes', () => {
+  /** Alice's usage row of today under `keyId` and the collection. */
+  const rowUnder = async (keyId: string) =>
+    (await rowsOf(alice.id)).find((r) => r.key_id === keyId && r.collection_id === collection);
+  const tokensUnder = async (keyId: string) =>
+    Number((await rowUnder(keyId))?.embedding_tokens ?? 0);
+  const search = (token: string, text: string) =>
+    call(
+      `/moduleknowledge/query?${new URLSearchParams({ text, collection_id: collection, top: '3' })}`,
+      { token },
+    );
+
+  it('GET /moduleknowledge/query counts its embedding tokens, and no question, under the user, the key and the collection', async () => {
+    const before = { key: await tokensUnder(key.id), login: await tokensUnder(NO_ID) };
+    const questions = (await rowsOf(alice.id)).reduce((n, r) => n + r.questions, 0);
+    const byKey = `When does the ${WORD} ferry leave on Sundays?`;
+    const byLogin = `Does the ${WORD} ferry run at night?`;
+    const found = await data<{ file_id: string }[]>(await search(key.key, byKey));
+    expect(found.map((r) => r.file_id)).toContain(fileId);
+    await data(await search(alice.token, byLogin));
+    await expect
+      .poll(async () => [await tokensUnder(key.id), await tokensUnder(NO_ID)], { timeout: 10_000 })
+      .toEqual([
+        before.key + (await embeddingTokens(byKey)),
+        before.login + (await embeddingTokens(byLogin)),
+      ]);
+    expect((await rowsOf(alice.id)).reduce((n, r) => n + r.questions, 0)).toBe(questions);
+  });
+
+  it('over the daily token limit: 429 with resets_at and Retry-After, in the language searched, nothing counted', async () => {
+    const before = await tokensUnder(key.id);
+    await data(await putLimits(admin, { ...NO_LIMITS, user_daily_tokens: 1 }));
+    try {
+      const refused = await search(key.key, `${WORD} 渡轮几点出发？`);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      const problem = await limitProblem(refused, 429, 'quota_exceeded');
+      expect(problem).toMatchObject({ limit: 'user_daily_tokens' });
+      expect(problem.detail).toMatch(/\p{Script=Han}/u);
+      expect(Date.parse(problem.resets_at as string)).toBeGreaterThan(Date.now());
+      // A run of the collection's saved questions is refused alike.
+      const saved = await call('/moduleknowledge/retrieval_test', {
+        token: alice.token,
+        json: {
+          collection_id: collection,
+          question: `When does the ${WORD} ferry leave?`,
+          file_id: fileId,
+        },
+      });
+      expect(saved.status, await saved.clone().text()).toBe(200);
+      await limitProblem(
+        await call('/moduleknowledge/retrieval_test_run', {
+          token: key.key,
+          json: { collection_id: collection },
+        }),
+        429,
+        'quota_exceeded',
+      );
+    } finally {
+      await data(await putLimits(admin, NO_LIMITS));
+    }
+    // Let anything recorded in the background land before reading the row.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await tokensUnder(key.id)).toBe(before);
+  });
+
+  it('a retrieval test run counts every saved question’s embedding under the collection run', async () => {
+    const before = await tokensUnder(key.id);
+    const run = await data<{ cases: { question: string }[] }>(
+      await call('/moduleknowledge/retrieval_test_run', {
+        token: key.key,
+        json: { collection_id: collection },
+      }),
+    );
+    expect(run.cases.length).toBeGreaterThan(0);
+    let spent = 0;
+    for (const { question } of run.cases) spent += await embeddingTokens(question);
+    await expect.poll(() => tokensUnder(key.id), { timeout: 10_000 }).toBe(before + spent);
+  });
+});

@@ -24,6 +24,7 @@ import {
 import { download, list, move, progress, remove, retry, status } from './handlers/files';
 import { deleteFileRelation, postRelation, putMetadata } from './handlers/metadata';
 import { query } from './handlers/query';
+import { meteredSearch } from './usage/metered-search';
 import { upload } from './handlers/upload';
 import { getChunk, getPage } from './handlers/viewer';
 import { KNOWLEDGE_MODULE } from './module';
@@ -47,8 +48,15 @@ export const knowledgeImpl: ServiceImpl<typeof knowledgeService, KnowledgeEnv, P
   GetFileProgress: progress,
   PostFileRetry: retry,
   GetList: list,
-  GetQuery: query,
-  GetContext: chatContext,
+  GetQuery: (params, ctx) =>
+    meteredSearch(
+      ctx,
+      { text: params.text, collectionIds: params.collection_id ?? null },
+      () => query(params, ctx),
+      (results) => results,
+    ),
+  GetContext: (params, ctx) =>
+    meteredSearch(ctx, { text: params.text, collectionIds: null }, () => chatContext(params, ctx)),
   GetChunk: getChunk,
   GetPage: getPage,
   DeleteFile: remove,

@@ -2,15 +2,7 @@ import { z } from 'zod';
 import { CHAT_ERROR_CODES, ERRORS, type ChatErrorCode } from '#shared/errors/catalogue';
 import { LANGUAGES, type Language } from '#shared/i18n/language';
 
-export type { Language } from '#shared/i18n/language';
-
-/** Han ideographs (CJK Unified Ideographs and their extensions, compatibility forms). */
-const HAN = /\p{Script=Han}/u;
-
-/** The question's language: any Chinese character makes it Chinese (the original's users). */
-export function languageOf(question: string): Language {
-  return HAN.test(question) ? 'zh' : 'en';
-}
+export { languageOf, type Language } from '#shared/i18n/language';
 
 /** The words of the stream's `error` messages, by language and code. */
 export type ErrorTexts = Record<Language, Record<ChatErrorCode, string>>;

@@ -14,7 +14,7 @@ import { startOutcome, type TurnOutcome } from '../answer/turn';
 import { proposeFilters } from '../answer/propose-filters';
 import { gapOfTurn, recordGap } from '../gaps/record';
 import { UsageMeter } from '../usage/meter';
-import { quotaRefusal } from '../usage/quota';
+import { quotaRefusal } from '#shared/usage/quota';
 import { questionStatements, startQuotaCheck } from '../usage/record';
 import { quotaCheck } from '../store/usage';
 

@@ -5,7 +5,7 @@ import type { ServiceImpl } from '#shared/service';
 import { auditActor, chatDb } from '../call';
 import { limitsChangeRecorded } from '../store/audit';
 import * as store from '../store/usage';
-import { nextUtcMidnight } from '../usage/quota';
+import { nextUtcMidnight } from '#shared/usage/quota';
 import { forgetLimits } from '../usage/known-limits';
 import {
   amountsOf,

@@ -55,6 +55,18 @@ export const addUsage = (db: Queries, row: UsageRow) =>
       },
     });
 
+/**
+ * Adds a search's embedding tokens to today's row of (user, key, collection): through
+ * kbchat_search_usage, the one way any worker records a search (knowledge's search routes too).
+ */
+export const searchUsage = (
+  db: Queries,
+  usage: { keyId: string | null; collectionId: string | null; embeddingTokens: number },
+) =>
+  db.execute(
+    sql`select kbchat_search_usage(${usage.keyId}::uuid, ${usage.collectionId}::uuid, ${usage.embeddingTokens}::bigint)`,
+  );
+
 /** The `chat.question` audit record, written only while usage_limits.audit_questions is on. */
 export const auditQuestion = (db: Queries, event: Omit<AuditEvent, 'when'>) =>
   recorded(db, {

@@ -4,10 +4,18 @@ import type { ChatSource } from '#shared/contracts/chat';
 import { auditActor, chatDb, type ChatCall, type ChatDb } from '../call';
 import type { Language } from '../answer/language';
 import type { TurnOutcome } from '../answer/turn';
-import { addUsage, auditQuestion, limits, quotaCheck, type QuotaOf } from '../store/usage';
+import {
+  addUsage,
+  auditQuestion,
+  limits,
+  quotaCheck,
+  searchUsage,
+  type QuotaOf,
+} from '../store/usage';
 import { knownLimits, limitApplies, limitsGeneration, rememberLimits } from './known-limits';
 import type { UsageMeter } from './meter';
-import { quotaRefusal } from './quota';
+import { collectionCountedUnder } from '#shared/usage/counted-under';
+import { quotaRefusal } from '#shared/usage/quota';
 
 type Source = z.output<typeof ChatSource>;
 
@@ -76,7 +84,7 @@ export function startQuotaCheck(
 export function questionStatements(ctx: ChatCall, db: ChatDb['db'], asked: AskedQuestion) {
   const principal = principalOf(ctx);
   const { meter, outcome } = asked;
-  const collectionId = collectionOfQuestion(asked.collectionIds, outcome.sources);
+  const collectionId = collectionCountedUnder(asked.collectionIds, outcome.sources);
   const cited = citedFiles(outcome.sources);
   return [
     addUsage(db, {
@@ -138,38 +146,20 @@ export async function recordSearch(
   },
 ): Promise<void> {
   const { meter } = search;
-  if (meter.totalTokens === 0) return;
+  if (meter.embeddingTokens === 0) return;
   const principal = principalOf(ctx);
   const { run, db } = chatDb(ctx);
   try {
     await run(
-      addUsage(db, {
-        userId: principal.id,
+      searchUsage(db, {
         keyId: principal.keyId ?? null,
-        collectionId: collectionOfQuestion(search.collectionIds, search.passages),
-        questions: 0,
+        collectionId: collectionCountedUnder(search.collectionIds, search.passages),
         embeddingTokens: meter.embeddingTokens,
-        promptTokens: meter.promptTokens,
-        completionTokens: meter.completionTokens,
       }),
     );
   } catch (err) {
     ctx.log.error('search usage not recorded', { error: String(err) });
   }
-}
-
-/**
- * The one collection a question's usage is counted under: the collection it was asked of when
- * it names exactly one, else the one collection every source came from, else none (NO_ID:
- * a question over several collections, or one that found nothing).
- */
-export function collectionOfQuestion(
-  asked: readonly string[] | null,
-  sources: readonly { collection_id: string }[],
-): string | null {
-  if (asked?.length === 1) return asked[0]!;
-  const found = new Set(sources.map((s) => s.collection_id).filter((id) => id !== ''));
-  return found.size === 1 ? [...found][0]! : null;
 }
 
 /** The files the answer cited (or, citing none, was given), once each. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '#shared/errors/app-error';
 import { UsageMeter } from './meter';
-import { nextUtcMidnight, quotaRefusal } from './quota';
-import { collectionOfQuestion } from './record';
+import { collectionCountedUnder } from '#shared/usage/counted-under';
+import { nextUtcMidnight, quotaRefusal } from '#shared/usage/quota';
 import { everyDay, periodOf, totalsOf } from './report';
 
 describe('UsageMeter', () => {
@@ -58,10 +58,10 @@ describe('the collection a question counts under', () => {
   const a = '11111111-1111-1111-1111-111111111111';
   const b = '22222222-2222-2222-2222-222222222222';
   it('is the one asked of, else the one all sources came from, else none', () => {
-    expect(collectionOfQuestion([a], [{ collection_id: b }])).toBe(a);
-    expect(collectionOfQuestion(null, [{ collection_id: b }, { collection_id: b }])).toBe(b);
-    expect(collectionOfQuestion([a, b], [{ collection_id: a }, { collection_id: b }])).toBeNull();
-    expect(collectionOfQuestion(null, [])).toBeNull();
+    expect(collectionCountedUnder([a], [{ collection_id: b }])).toBe(a);
+    expect(collectionCountedUnder(null, [{ collection_id: b }, { collection_id: b }])).toBe(b);
+    expect(collectionCountedUnder([a, b], [{ collection_id: a }, { collection_id: b }])).toBeNull();
+    expect(collectionCountedUnder(null, [])).toBeNull();
   });
 });
 

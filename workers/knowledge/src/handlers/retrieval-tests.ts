@@ -13,6 +13,7 @@ import {
 } from '../store/retrieval-tests';
 import { collectionFor } from './collection-access';
 import { fileFor } from './files';
+import { meteredSearch } from '../usage/metered-search';
 import { query } from './query';
 
 /**
@@ -112,7 +113,22 @@ export async function PostRetrievalTestRun(
   await collectionFor(ctx, collection_id, 'viewer');
   const kdb = knowledgeDb(ctx);
   const tests = await kdb.run(testsOf(kdb.db, collection_id, MAX_RUN_CASES));
-  const cases = await mapLimited(tests, RUN_CONCURRENCY, async (test) => {
+  // Each case embeds its question: a run is metered and limited as one search of the collection.
+  const search = {
+    text: tests.map((test) => test.question).join('\n'),
+    collectionIds: [collection_id],
+  };
+  const cases = await meteredSearch(ctx, search, () => runCases(ctx, tests, body));
+  return { collection_id, mode, top, cases, ...summarise(cases.map((c) => c.rank)) };
+}
+
+/** Each saved question searched (a few at a time) and where its expected file and page ranked. */
+function runCases(
+  ctx: KnowledgeCall,
+  tests: readonly RetrievalTestRow[],
+  { collection_id, mode, top }: { collection_id: string; mode: SearchMode; top: number },
+) {
+  return mapLimited(tests, RUN_CONCURRENCY, async (test) => {
     const results = await query(
       { text: test.question, top, collection_id: [collection_id], mode },
       ctx,
@@ -127,7 +143,6 @@ export async function PostRetrievalTestRun(
       similarity,
     };
   });
-  return { collection_id, mode, top, cases, ...summarise(cases.map((c) => c.rank)) };
 }
 
 /** `work` over `items`, at most `limit` at a time, the results in the items' order. */

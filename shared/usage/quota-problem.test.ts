@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { chatService } from '#shared/contracts/chat';
-import type { AppError } from '#shared/errors/app-error';
-import { problemResponse } from '#shared/errors/problem';
-import { openApiDocument } from '#shared/service';
-import { undescribed } from '#shared/service/fixtures/answer-matches-document';
+import { chatService } from '../contracts/chat';
+import type { AppError } from '../errors/app-error';
+import { problemResponse } from '../errors/problem';
+import { openApiDocument } from '../service';
+import { undescribed } from '../service/fixtures/answer-matches-document';
 import { quotaRefusal } from './quota';
 
 // The OpenAPI document of chat tells the truth about its 429: the refusal quotaRefusal builds,

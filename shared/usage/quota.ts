@@ -1,7 +1,7 @@
-import { raisedLimit, sqlStateOf } from '#shared/db/sql-state';
-import { AppError } from '#shared/errors/app-error';
-import { errorText } from '#shared/errors/catalogue';
-import type { Language } from '../answer/language';
+import { raisedLimit, sqlStateOf } from '../db/sql-state';
+import { AppError } from '../errors/app-error';
+import { errorText } from '../errors/catalogue';
+import type { Language } from '../i18n/language';
 
 /** SQLSTATE raised by kbchat_quota (migration 0027) when a daily limit is reached. */
 export const QUOTA_REACHED = 'KBQ01';

@@ -1,0 +1,48 @@
+import { principalOf } from '#shared/auth/principal';
+import { languageOf } from '#shared/i18n/language';
+import { startCallUsage } from '#shared/service/call-usage';
+import { collectionCountedUnder } from '#shared/usage/counted-under';
+import { quotaRefusal } from '#shared/usage/quota';
+import { knowledgeDb, type KnowledgeCall } from '../call';
+import { searchQuotaCheck, searchUsage } from '../store/usage';
+
+/**
+ * A search a person or a script makes over HTTP (`GET /moduleknowledge/query`, `/context`, a
+ * retrieval test run) is limited and metered as MCP `search` is: the daily token limit refuses
+ * it (429 `quota_exceeded`, in the language of what was searched), and the tokens its
+ * embeddings spent are the user's usage, counted under the collection searched (or the one its
+ * results came from). The limits check runs beside the work, as chat's does, and a refusal is
+ * answered as soon as it comes: the embeddings already made are not counted, and nothing found is
+ * given. Chat's calls over RPC are counted by chat, which is told their tokens back: they pass
+ * through untouched.
+ */
+export async function meteredSearch<T>(
+  ctx: KnowledgeCall,
+  search: { text: string; collectionIds: readonly string[] | null },
+  work: () => Promise<T>,
+  found: (result: T) => readonly { collection_id: string }[] = () => [],
+): Promise<T> {
+  if (!ctx.http) return work();
+  const usage = startCallUsage(ctx);
+  const { run, db } = knowledgeDb(ctx);
+  const admitted = run(searchQuotaCheck(db)).then(
+    () => undefined,
+    (err: unknown) => {
+      throw quotaRefusal(err, languageOf(search.text));
+    },
+  );
+  const [result] = await Promise.all([work(), admitted]);
+  if (usage.embedding_tokens > 0) {
+    const principal = principalOf(ctx);
+    ctx.waitUntil(
+      run(
+        searchUsage(db, {
+          keyId: principal.keyId ?? null,
+          collectionId: collectionCountedUnder(search.collectionIds, found(result)),
+          embeddingTokens: usage.embedding_tokens,
+        }),
+      ).catch((err: unknown) => ctx.log.error('search usage not recorded', { error: String(err) })),
+    );
+  }
+  return result;
+}
