@@ -6,7 +6,7 @@ import { auditActor, chatDb } from '../call';
 import { limitsChangeRecorded } from '../store/audit';
 import * as store from '../store/usage';
 import { nextUtcMidnight } from '#shared/usage/quota';
-import { forgetLimits } from '../usage/known-limits';
+import { forgetLimits } from '#shared/usage/known-limits';
 import {
   amountsOf,
   everyDay,

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AuditEvent } from '#shared/audit/record';
+import type { QuotaOf } from '#shared/usage/known-limits';
 import { NO_ID, usageDaily, usageLimits } from '../db/schema';
 import type { ChatDb } from '../call';
 import { recorded } from './audit';
@@ -13,9 +14,6 @@ type Queries = ChatDb['db'];
 
 /** Today as the usage rows count it: the UTC calendar day, in the database's clock. */
 const TODAY = sql`(now() at time zone 'UTC')::date`;
-
-/** What a daily limits check is for: a question meets both limits, a search the token limit. */
-export type QuotaOf = 'question' | 'search';
 
 /** Fails the batch (SQLSTATE KBQ01) when the acting user has reached a daily limit. */
 export const quotaCheck = (db: Queries, what: QuotaOf = 'question') =>

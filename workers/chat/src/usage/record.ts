@@ -4,15 +4,14 @@ import type { ChatSource } from '#shared/contracts/chat';
 import { auditActor, chatDb, type ChatCall, type ChatDb } from '../call';
 import type { Language } from '../answer/language';
 import type { TurnOutcome } from '../answer/turn';
+import { addUsage, auditQuestion, limits, quotaCheck, searchUsage } from '../store/usage';
 import {
-  addUsage,
-  auditQuestion,
-  limits,
-  quotaCheck,
-  searchUsage,
+  knownLimits,
+  limitApplies,
+  limitsGeneration,
+  rememberLimits,
   type QuotaOf,
-} from '../store/usage';
-import { knownLimits, limitApplies, limitsGeneration, rememberLimits } from './known-limits';
+} from '#shared/usage/known-limits';
 import type { UsageMeter } from './meter';
 import { collectionCountedUnder } from '#shared/usage/counted-under';
 import { quotaRefusal } from '#shared/usage/quota';

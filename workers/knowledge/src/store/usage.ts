@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { DailyLimits } from '#shared/usage/known-limits';
 import type { KnowledgeDb } from './files';
 
 type Db = KnowledgeDb['db'];
@@ -10,6 +11,13 @@ type Db = KnowledgeDb['db'];
 
 /** Fails the batch (SQLSTATE KBQ01) when the acting user has reached the daily token limit. */
 export const searchQuotaCheck = (db: Db) => db.execute(sql`select kbchat_quota(false)`);
+
+/** The daily limits set (a setting of chat's usage_limits, read as every user may). */
+export const dailyLimits = (db: Db) =>
+  db.execute<DailyLimits & Record<string, unknown>>(
+    sql`select user_daily_tokens::float8 as "userDailyTokens",
+      user_daily_questions as "userDailyQuestions" from usage_limits where id = 1`,
+  );
 
 /** Adds a search's embedding tokens to the acting user's usage of today. */
 export const searchUsage = (

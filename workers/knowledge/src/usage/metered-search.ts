@@ -2,9 +2,15 @@ import { principalOf } from '#shared/auth/principal';
 import { languageOf } from '#shared/i18n/language';
 import { startCallUsage } from '#shared/service/call-usage';
 import { collectionCountedUnder } from '#shared/usage/counted-under';
+import {
+  knownLimits,
+  limitApplies,
+  limitsGeneration,
+  rememberLimits,
+} from '#shared/usage/known-limits';
 import { quotaRefusal } from '#shared/usage/quota';
 import { knowledgeDb, type KnowledgeCall } from '../call';
-import { searchQuotaCheck, searchUsage } from '../store/usage';
+import { dailyLimits, searchQuotaCheck, searchUsage } from '../store/usage';
 
 /**
  * A search a person or a script makes over HTTP (`GET /moduleknowledge/query`, `/context`, a
@@ -24,16 +30,10 @@ export async function meteredSearch<T>(
 ): Promise<T> {
   if (!ctx.http) return work();
   const usage = startCallUsage(ctx);
+  const principal = principalOf(ctx);
   const { run, db } = knowledgeDb(ctx);
-  const admitted = run(searchQuotaCheck(db)).then(
-    () => undefined,
-    (err: unknown) => {
-      throw quotaRefusal(err, languageOf(search.text));
-    },
-  );
-  const [result] = await Promise.all([work(), admitted]);
+  const [result] = await Promise.all([work(), admitted(ctx, search.text)]);
   if (usage.embedding_tokens > 0) {
-    const principal = principalOf(ctx);
     ctx.waitUntil(
       run(
         searchUsage(db, {
@@ -45,4 +45,26 @@ export async function meteredSearch<T>(
     );
   }
   return result;
+}
+
+/**
+ * The limits check (kbchat_quota(false)), refused as the 429 in the language of `text`. A call
+ * made with an API key skips it while the limits this isolate last read say none applies (as
+ * chat's doors do, known-limits.ts); a login token's check always runs.
+ */
+function admitted(ctx: KnowledgeCall, text: string): Promise<void> {
+  const known = knownLimits();
+  if (principalOf(ctx).credential === 'key' && known && !limitApplies(known, 'search')) {
+    return Promise.resolve();
+  }
+  const { batch, db } = knowledgeDb(ctx);
+  const readIn = limitsGeneration();
+  return batch([searchQuotaCheck(db), dailyLimits(db)]).then(
+    ([, { rows }]) => {
+      if (rows[0]) rememberLimits(rows[0], readIn);
+    },
+    (err: unknown) => {
+      throw quotaRefusal(err, languageOf(text));
+    },
+  );
 }

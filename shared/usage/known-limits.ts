@@ -1,8 +1,14 @@
-import type { LimitsRow, QuotaOf } from '../store/usage';
+/** The daily limits of usage_limits (null: none), as a limits check reads them. */
+export interface DailyLimits {
+  userDailyTokens: number | null;
+  userDailyQuestions: number | null;
+}
 
-type DailyLimits = Pick<LimitsRow, 'userDailyTokens' | 'userDailyQuestions'>;
+/** What a daily limits check is for: a question meets both limits, a search the token limit. */
+export type QuotaOf = 'question' | 'search';
 
 /**
+ * Each worker's isolate keeps its own (chat's for its doors, knowledge's for its searches).
  * How long this isolate trusts the daily limits it last read to skip a check no limit applies
  * to. A change made through this isolate (PutLimits) forgets them at once; one made through
  * another reaches this one within this time.
