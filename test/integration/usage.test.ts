@@ -25,6 +25,7 @@ import { callTool, mcpClient, type ToolError } from '../helpers/mcp';
 const stack = inject('stack');
 const TAG = crypto.randomUUID().slice(0, 8);
 const WORD = `Usagrove${TAG}`;
+/** No API key in usage_daily; also the id of the shared collection. */
 const NO_ID = '00000000-0000-0000-0000-000000000000';
 
 type User = TestUser & { token: string };
@@ -314,6 +315,38 @@ describe('usage is recorded', () => {
         expect.objectContaining({ user_id: alice.id, username: alice.username, questions: 4 }),
       ]),
     );
+  });
+
+  it('the shared collection’s usage is its own, apart from usage counted under no collection', async () => {
+    const carol = await userWithToken();
+    try {
+      // Asked of the shared collection, whose id is the nil UUID: counted under it.
+      await chat(carol.token, {
+        prompt: `What does the ${WORD} handbook say about ferries?`,
+        collection_id: [NO_ID],
+      });
+      // Asked of the whole base and refused (nothing found): counted under no collection.
+      await chat(carol.token, { prompt: `Qwzxv ${TAG} plorbic zintral?` });
+      const rows = await settledRows(carol.id, 2);
+      expect(rows.map((r) => r.collection_id).sort()).toEqual([
+        NO_ID,
+        'ffffffff-ffff-ffff-ffff-ffffffffffff',
+      ]);
+      const report = await data<Report>(await call('/modulechat/usage', { token: carol.token }));
+      expect(report.by_collection).toHaveLength(2);
+      expect(report.by_collection).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            collection_id: NO_ID,
+            collection_name: expect.stringMatching(/.+/),
+            questions: 1,
+          }),
+          expect.objectContaining({ collection_id: null, collection_name: null, questions: 1 }),
+        ]),
+      );
+    } finally {
+      await deleteUser(carol.id);
+    }
   });
 
   it('refuses a period that runs backwards or longer than a year', async () => {

@@ -274,14 +274,21 @@ export const gapQuestions = pgTable(
 export type Conversation = typeof conversations.$inferSelect;
 export type Message = typeof messages.$inferSelect;
 
-/** Stands for "none" in usage_daily's key columns (no API key; no collection). */
+/** Stands for "no API key" in usage_daily's key_id (a call made with a login token). */
 export const NO_ID = '00000000-0000-0000-0000-000000000000';
 
 /**
+ * Stands for "no collection" in usage_daily's collection_id (a question over several
+ * collections, or one that found nothing): the max UUID, because the nil UUID is the id of the
+ * shared collection, whose usage is its own.
+ */
+export const NO_COLLECTION = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
+
+/**
  * Token usage and questions, summed per day (UTC), user, API key and collection: what the usage
- * pages show and what the daily limits count. `key_id` / `collection_id` are NO_ID for a call
- * made with a login token / a question asked of no collection. A user reads their own rows,
- * a super admin everyone's.
+ * pages show and what the daily limits count. `key_id` is NO_ID for a call made with a login
+ * token, `collection_id` NO_COLLECTION for a question counted under no collection. A user reads
+ * their own rows, a super admin everyone's.
  */
 export const usageDaily = pgTable(
   'usage_daily',
@@ -289,7 +296,7 @@ export const usageDaily = pgTable(
     day: date('day', { mode: 'string' }).notNull(),
     userId: uuid('user_id').notNull(),
     keyId: uuid('key_id').notNull().default(NO_ID),
-    collectionId: uuid('collection_id').notNull().default(NO_ID),
+    collectionId: uuid('collection_id').notNull().default(NO_COLLECTION),
     questions: integer('questions').notNull().default(0),
     embeddingTokens: bigint('embedding_tokens', { mode: 'number' }).notNull().default(0),
     promptTokens: bigint('prompt_tokens', { mode: 'number' }).notNull().default(0),

@@ -10,7 +10,8 @@ import { forgetLimits } from '#shared/usage/known-limits';
 import {
   amountsOf,
   everyDay,
-  idOrNull,
+  collectionOrNull,
+  keyOrNull,
   limitsRow,
   limitsView,
   periodOf,
@@ -45,13 +46,13 @@ export const GetUsage: Impl['GetUsage'] = async (params, ctx) => {
     days: perDay,
     by_key: keys.rows.map((row) => ({
       ...amountsOf(row),
-      key_id: idOrNull(row.key_id),
-      key_name: idOrNull(row.key_id) ? row.key_name : null,
+      key_id: keyOrNull(row.key_id),
+      key_name: keyOrNull(row.key_id) ? row.key_name : null,
     })),
     by_collection: collections.rows.map((row) => ({
       ...amountsOf(row),
-      collection_id: idOrNull(row.collection_id),
-      collection_name: row.collection_name,
+      collection_id: collectionOrNull(row.collection_id),
+      collection_name: collectionOrNull(row.collection_id) ? row.collection_name : null,
     })),
     today: {
       questions: used.questions,
@@ -87,8 +88,8 @@ export const GetUsageAll: Impl['GetUsageAll'] = async (params, ctx) => {
     })),
     by_collection: collections.rows.map((row) => ({
       ...amountsOf(row),
-      collection_id: idOrNull(row.collection_id),
-      collection_name: row.collection_name,
+      collection_id: collectionOrNull(row.collection_id),
+      collection_name: collectionOrNull(row.collection_id) ? row.collection_name : null,
     })),
   };
 };

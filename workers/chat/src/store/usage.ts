@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AuditEvent } from '#shared/audit/record';
 import type { QuotaOf } from '#shared/usage/known-limits';
-import { NO_ID, usageDaily, usageLimits } from '../db/schema';
+import { NO_COLLECTION, NO_ID, usageDaily, usageLimits } from '../db/schema';
 import type { ChatDb } from '../call';
 import { recorded } from './audit';
 
@@ -37,7 +37,7 @@ export const addUsage = (db: Queries, row: UsageRow) =>
       day: TODAY as unknown as string,
       userId: row.userId,
       keyId: row.keyId ?? NO_ID,
-      collectionId: row.collectionId ?? NO_ID,
+      collectionId: row.collectionId ?? NO_COLLECTION,
       questions: row.questions,
       embeddingTokens: row.embeddingTokens,
       promptTokens: row.promptTokens,
@@ -103,7 +103,7 @@ export const usageByKey = (db: Queries, userId: string, from: string, to: string
     from usage_daily d left join api_keys k on k.id = d.key_id
     where ${period(userId, from, to)} group by d.key_id, k.name order by 3 desc, 1`);
 
-/** Per collection, with its name where the caller can still read it (NO_ID: no collection). */
+/** Per collection, with its name where the caller can still read it (NO_COLLECTION: none). */
 export const usageByCollection = (db: Queries, userId: string | null, from: string, to: string) =>
   db.execute<AmountsRow & { collection_id: string; collection_name: string | null }>(sql`
     select d.collection_id::text as collection_id, c.name as collection_name, ${amounts}

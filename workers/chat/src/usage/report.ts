@@ -1,5 +1,5 @@
 import { AppError } from '#shared/errors/app-error';
-import { NO_ID } from '../db/schema';
+import { NO_COLLECTION, NO_ID } from '../db/schema';
 import type { AmountsRow, LimitsRow } from '../store/usage';
 
 /** The longest period a report covers (a year and a day): the rows are per day. */
@@ -85,8 +85,11 @@ export function totalsOf(days: readonly ReturnType<typeof amountsOf>[]) {
   return total;
 }
 
-/** NO_ID ("none": no key, no collection) as the API's null. */
-export const idOrNull = (id: string) => (id === NO_ID ? null : id);
+/** A usage row's key as the API tells it: null for NO_ID (a login token). */
+export const keyOrNull = (id: string) => (id === NO_ID ? null : id);
+
+/** A usage row's collection as the API tells it: null for NO_COLLECTION (none). */
+export const collectionOrNull = (id: string) => (id === NO_COLLECTION ? null : id);
 
 /** The limits row as the API tells them (null: no limit). */
 export function limitsView(row: LimitsRow) {
