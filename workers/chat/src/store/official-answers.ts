@@ -145,6 +145,19 @@ export const upsertAnswerSettings = (
     })
     .returning({ officialThreshold: answerSettings.officialThreshold });
 
+/** An official answer as chat matches it: what it gives, and its collection's threshold. */
+const candidateColumns = () => ({
+  id: officialAnswers.id,
+  collectionId: officialAnswers.collectionId,
+  question: officialAnswers.question,
+  answer: officialAnswers.answer,
+  citations: officialAnswers.citations,
+  threshold:
+    sql<number>`coalesce(${answerSettings.officialThreshold}, ${DEFAULT_OFFICIAL_THRESHOLD})`.mapWith(
+      Number,
+    ),
+});
+
 /**
  * The official answers nearest to a question's embedding among those the caller reads (in the
  * collections named, else all), made by the same embedding model, each with its collection's
@@ -159,16 +172,8 @@ export const nearestOfficialAnswers = (
   const distance = cosineDistance(officialAnswers.embedding, embedding);
   return db
     .select({
-      id: officialAnswers.id,
-      collectionId: officialAnswers.collectionId,
-      question: officialAnswers.question,
-      answer: officialAnswers.answer,
-      citations: officialAnswers.citations,
+      ...candidateColumns(),
       similarity: sql<number>`1 - (${distance})`.mapWith(Number),
-      threshold:
-        sql<number>`coalesce(${answerSettings.officialThreshold}, ${DEFAULT_OFFICIAL_THRESHOLD})`.mapWith(
-          Number,
-        ),
     })
     .from(officialAnswers)
     .leftJoin(answerSettings, eq(answerSettings.collectionId, officialAnswers.collectionId))
@@ -196,17 +201,7 @@ export const staleOfficialAnswers = (
   collectionIds: string[] | undefined,
 ) =>
   db
-    .select({
-      id: officialAnswers.id,
-      collectionId: officialAnswers.collectionId,
-      question: officialAnswers.question,
-      answer: officialAnswers.answer,
-      citations: officialAnswers.citations,
-      threshold:
-        sql<number>`coalesce(${answerSettings.officialThreshold}, ${DEFAULT_OFFICIAL_THRESHOLD})`.mapWith(
-          Number,
-        ),
-    })
+    .select(candidateColumns())
     .from(officialAnswers)
     .leftJoin(answerSettings, eq(answerSettings.collectionId, officialAnswers.collectionId))
     .where(

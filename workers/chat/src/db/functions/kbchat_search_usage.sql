@@ -1,4 +1,4 @@
--- kbchat_search_usage: its current definition, last set by migrations/0037_usage_no_collection.sql.
+-- kbchat_search_usage: its current definition, last set by migrations/0036_search_usage.sql.
 -- To change it, write a migration that replaces it and change this file to match
 -- (dev/sql-functions.test.ts checks that they agree).
 --
@@ -9,7 +9,7 @@
 -- one way any worker records a search in it (chat's MCP `search`, knowledge's own search
 -- routes), so that the daily token limit (kbchat_quota) counts every search alike.
 -- SECURITY INVOKER: usage_daily's policies let the user write their own rows.
-CREATE OR REPLACE FUNCTION kbchat_search_usage(p_key uuid, p_collection uuid, p_embedding_tokens bigint)
+CREATE FUNCTION kbchat_search_usage(p_key uuid, p_collection uuid, p_embedding_tokens bigint)
 RETURNS void
 LANGUAGE sql VOLATILE
 SET search_path = public, pg_temp
