@@ -153,6 +153,39 @@ describe('documents no longer in force rank below', () => {
   });
 });
 
+describe('a document no longer in force that alone answers', () => {
+  it('keeps its place above documents in force that only share its words', async () => {
+    // The old notice alone gives the limit for small businesses; the notice that repealed it
+    // speaks of individuals only, and two others in force share the question's words.
+    const FACT = `小微企业创业担保贷款最高不超过400万元，贷款期限不超过3年。编号${tag}R`;
+    const old = await upload(`第五条 ${FACT}`, `旧办法-${tag}.pdf`);
+    const successor = await upload(
+      `第三条 个人创业担保贷款最高不超过50万元，贷款期限不超过3年。编号${tag}S`,
+      `新办法-${tag}.pdf`,
+    );
+    const others = [
+      await upload(
+        `创业担保贷款由经办银行受理，贷款期限按合同约定。编号${tag}D`,
+        `经办-${tag}.pdf`,
+      ),
+      await upload(`小微企业申请创业担保贷款须提交营业执照。编号${tag}E`, `材料-${tag}.pdf`),
+    ];
+    await withDb((db) =>
+      db.execute(sql`
+        insert into file_relations (file_id, relation, target_file_id, origin)
+        values (${successor}, 'repeals', ${old}, 'person')`),
+    );
+    const results = await query({ text: '小微企业创业担保贷款最高不超过多少？', top: '5' });
+    const at = (file: string) => results.findIndex((r) => r.file_id === file);
+    expect(results[at(old)]).toMatchObject({ validity: { status: 'repealed' } });
+    // At most the successor's nearly identical article (a new amount) comes first.
+    expect(at(old)).toBeLessThanOrEqual(1);
+    for (const other of others) {
+      expect(at(other) === -1 || at(other) > at(old), JSON.stringify(results)).toBe(true);
+    }
+  });
+});
+
 async function chat(body: Record<string, unknown>): Promise<Event[]> {
   const res = await exports.default.fetch(
     new Request('http://kb.test/modulechat/chat', {

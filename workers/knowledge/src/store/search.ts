@@ -33,14 +33,16 @@ export const COMMON_TERM_SHARE = 0.5;
 /** …unless the knowledge base is small: below this many chunks every term counts. */
 export const COMMON_TERM_MIN_ROWS = 200;
 /**
- * A chunk of a document no longer in force (repealed, replaced, expired: validity.ts) keeps
- * this share of its fused score. A factor, not a partition of the results: the same passage in
- * a repealed document and in the one that replaced it scores alike, so any factor below 1 puts
- * the holding one first; yet a repealed document the question clearly asks for (by its
- * 文号, found first by both lists: 2/61) still ranks with a chunk one list found first (1/61),
- * where a partition would bury it under every passing mention in a document in force.
+ * A chunk of a document no longer in force (repealed, replaced, expired: validity.ts) ranks just
+ * below the in-force candidates that say the same or nearly (their vectors at most this cosine
+ * distance from its own, of the same model: the article of the notice that replaced it, with a
+ * new amount or date): that passage comes first. Nothing else moves it: where it alone answers
+ * the question, it keeps its place, and the answer says that it no longer holds (the validity
+ * note). A factor on every such chunk would not do: fused scores are close together (1/61,
+ * 1/62, …), and halving one put a repealed passage that alone answered below every passage in
+ * force that merely shared the question's words.
  */
-export const VALIDITY_PENALTY = 0.5;
+export const SAME_CONTENT_DISTANCE = 0.2;
 
 /**
  * When everything a caller can read is at most this many chunks in at most this many files, a
@@ -153,8 +155,9 @@ export async function searchChunks(kdb: KnowledgeDb, options: SearchOptions) {
  *   row-level security a join on `coalesce(v.id, k.id)` (not a leakproof expression) cannot
  *   use the primary key: inlined, the final join read every chunk the caller can see
  *   (the collections study in docs/decisions/: explain time 61 → 8 ms over 10,000 chunks).
- * - `judged` (materialised): each fused chunk's document judged by validity.ts's rule, the score
- *   of one no longer in force multiplied by VALIDITY_PENALTY before the top is cut.
+ * - `validity`, `judged` (materialised): each fused chunk's document judged by validity.ts's
+ *   rule; one no longer in force scored just below the in-force candidates that say the same
+ *   (SAME_CONTENT_DISTANCE) before the top is cut.
  * - With document filters (search-filters.ts) both lists keep to the matching files' ids,
  *   computed once; without them the lists are exactly as they were.
  *
@@ -234,19 +237,33 @@ export function searchQuery(options: SearchOptions): SQL {
                + coalesce(${keywordWeight}::numeric / (${RRF_K} + k.rank), 0) as score
       from vector_list v full join keyword_list k on k.id = v.id
     ),
-    -- Each fused chunk's document judged by the one validity rule (validity.ts), and the score
-    -- of one no longer in force lowered (VALIDITY_PENALTY) before the cut below, so that the
-    -- chunk it gives way to is in the answer. Joined by the materialised id: the primary key.
-    judged as materialized (
-      select fused.id, fused.vector_rank, fused.keyword_rank, fused.distance, j.status,
-             fused.score * (case when j.status in (${holding}) then 1
-                                 else ${VALIDITY_PENALTY}::numeric end) as score
+    -- Each fused chunk's document judged by the one validity rule (validity.ts). Joined by the
+    -- materialised id: the primary key.
+    validity as materialized (
+      select fused.id, fused.vector_rank, fused.keyword_rank, fused.distance, fused.score,
+             j.status, j.status in (${holding}) as holds
       from fused
       join ${chunks} on ${chunks.id} = fused.id
       cross join lateral (
         select ${validityStatus({ id: sql`jf.id`, docNumber: sql`jf.doc_number`, expiresOn: sql`jf.expires_on` })} as status
         from ${files} jf where jf.id = ${chunks.fileId}
       ) j
+    ),
+    -- A chunk no longer in force scored just below the lowest in-force candidate that says the
+    -- same (SAME_CONTENT_DISTANCE), before the cut below, so that the passage it gives way to
+    -- is in the answer; the vectors are compared only for such chunks (few, often none).
+    judged as materialized (
+      select r.id, r.vector_rank, r.keyword_rank, r.distance, r.status,
+             case when r.holds then r.score
+                  else least(r.score, coalesce((
+                    select min(h.score) * 0.999999
+                    from validity h
+                    join ${chunks} hc on hc.id = h.id
+                    join ${chunks} rc on rc.id = r.id
+                    where h.holds and hc.embedding_model = rc.embedding_model
+                      and (hc.embedding <=> rc.embedding) <= ${SAME_CONTENT_DISTANCE}::float8
+                  ), r.score)) end as score
+      from validity r
     ),
     -- The rows that can be in the answer: a score at least the last place's, ties included
     -- (similarity breaks them). Only these are joined to their chunk, file and page and, found
