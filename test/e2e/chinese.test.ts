@@ -74,6 +74,9 @@ describe('a Chinese browser', () => {
       .toBe('知识库问答');
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
     expect(await page.title()).toBe('登录 · 知识库问答');
+    // The page's own placeholder, shown until the app starts, is gone once it has.
+    expect(await page.locator('#app > .boot').count()).toBe(0);
+    expect(await page.locator('#app').textContent()).not.toContain('Loading');
     await page.getByLabel('用户名').fill(stack().admin.username);
     await page.getByLabel('密码').fill('not-the-password');
     await page.getByRole('button', { name: '登录' }).click();

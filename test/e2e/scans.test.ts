@@ -93,6 +93,9 @@ describe.each(LANGUAGES)('a scanned PDF, in $language', (texts) => {
       await page.locator('.turn').last().locator('.source-link').first().click();
       const viewer = page.getByRole('dialog');
       await expect.poll(() => viewer.locator('.viewer-note').count()).toBe(1);
+      // No boxes drawn, and the note does not speak of any.
+      expect(await viewer.locator('mark.passage-box').count()).toBe(0);
+      expect(await viewer.locator('.viewer-note').textContent()).not.toMatch(/方框|boxes/);
       await page.keyboard.press('Escape');
       // A retrieved passage opens boxed where OCR read it, over the page's image.
       const hit = await passageOf(question);
@@ -101,6 +104,7 @@ describe.each(LANGUAGES)('a scanned PDF, in $language', (texts) => {
         `#/doc/${fileId}?page=${hit.page}&chunk=${hit.id}`,
       );
       await expect.poll(() => viewer.locator('mark.passage-box').count()).toBeGreaterThan(0);
+      expect(await viewer.locator('.viewer-note').textContent()).toMatch(/方框|boxes/);
       const box = await viewer.locator('mark.passage-box').first().boundingBox();
       const drawn = await viewer.locator('.pdf-page canvas').boundingBox();
       expect(box!.width).toBeGreaterThan(20);

@@ -6,4 +6,8 @@ import { applyLocale } from './i18n/locale';
 applyLocale();
 
 const root = document.getElementById('app');
-if (root) render(<App />, root);
+if (root) {
+  // The page's placeholder (shown until this script runs) goes: render() would keep it beside the app.
+  root.replaceChildren();
+  render(<App />, root);
+}

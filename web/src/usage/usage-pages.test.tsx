@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { SHARED_COLLECTION_ID } from '../collection-access';
 import { setLocale } from '../i18n/locale';
 import { refusal, renderInSession, testSession } from '../testing/session';
 import { LimitsPage, limitText, limitValue } from './limits-page';
@@ -72,6 +73,21 @@ describe('my usage', () => {
     renderInSession(<UsagePage />, testSession({ chat: { GetUsage } }));
     expect(await screen.findByText('你已达到每日限额：在重置之前提问将被拒绝。')).toBeTruthy();
     expect(screen.getByRole('heading', { name: '我的用量' })).toBeTruthy();
+  });
+
+  it('names the shared collection in the reader’s language, not by its stored name', async () => {
+    setLocale('zh');
+    const GetUsage = vi.fn(async () => ({
+      ...report(),
+      by_collection: [
+        { ...some(3, 1200), collection_id: SHARED_COLLECTION_ID, collection_name: 'Shared' },
+        { ...some(2, 800), collection_id: null, collection_name: null },
+      ],
+    }));
+    renderInSession(<UsagePage />, testSession({ chat: { GetUsage } }));
+    const table = await screen.findByRole('table', { name: /资料集/ });
+    expect(within(table).getByRole('rowheader', { name: '公共资料集' })).toBeTruthy();
+    expect(table.textContent).not.toContain('Shared');
   });
 });
 

@@ -1,5 +1,7 @@
+import { collectionName } from '../collection-access';
 import type { AppContext } from '../context';
 import type { Column } from '../components/data-table';
+import { now } from '../i18n/bind';
 import { formatInteger } from '../i18n/format';
 import type { Messages } from '../i18n/messages';
 import { DataTable } from '../components/data-table';
@@ -143,7 +145,9 @@ export function CollectionsTable(props: { rows: readonly CollectionRow[]; m: Mes
           cell: (row) =>
             row.collection_id === null
               ? m.noCollection
-              : (row.collection_name ?? m.unreadableCollection),
+              : row.collection_name === null
+                ? m.unreadableCollection
+                : now(collectionName({ id: row.collection_id, name: row.collection_name })),
         },
         ...amountColumns<CollectionRow>(m),
       ]}

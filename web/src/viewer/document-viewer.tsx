@@ -192,7 +192,13 @@ export function DocumentViewer({ route, onClose }: DocumentViewerProps) {
         {page && chunk && (paged || !here) && (
           <Passage chunk={chunk} page={page} here={here} onGo={() => go(chunk.page)} />
         )}
-        {page && page.text_source === 'ocr' && <p class="viewer-note">{m.viewer.ocrPage}</p>}
+        {/* Boxes only where a passage was cited: a page given whole (a chat about chosen
+            files) has none to draw, and the note does not claim them. */}
+        {page && page.text_source === 'ocr' && (
+          <p class="viewer-note">
+            {boxes.length > 0 ? m.viewer.ocrPage : m.viewer.ocrPageUnmarked}
+          </p>
+        )}
         {page && paged && pdf && (
           <PdfPage
             key={page.page}

@@ -70,7 +70,7 @@ export function renderAppPage(): string {
 <script type="module" src="/assets/app.js"></script>
 </head>
 <body>
-<div id="app"><p class="boot">Loading…</p></div>
+<div id="app"><p class="boot">加载中… / Loading…</p></div>
 <noscript>
 <p>This page needs JavaScript. The service can also be used through its API:
 <a href="/moduleauth/docs">/moduleauth</a> (users, login tokens, roles),

@@ -25,6 +25,7 @@ export const viewer = translations({
     showPassage: 'Go to the passage',
     ocrPage:
       'This page is a scan read by OCR: the boxes show where the passage was recognised. Check the wording against the image.',
+    ocrPageUnmarked: 'This page is a scan read by OCR. Check the wording against the image.',
     repairedPage: 'This page’s text layer had font-map faults, repaired when it was indexed.',
   },
   zh: {
@@ -45,6 +46,7 @@ export const viewer = translations({
     passageUnplaced: '引用段落在本页；入库时未记录其确切位置。',
     showPassage: '转到引用段落',
     ocrPage: '本页为扫描件，文字经 OCR 识别：方框为识别出的引用位置。请对照图像核对文字。',
+    ocrPageUnmarked: '本页为扫描件，文字经 OCR 识别。请对照图像核对文字。',
     repairedPage: '本页文字层存在字体映射错误，入库时已修复。',
   },
 });
