@@ -192,6 +192,12 @@ export const ChunkLocation = z.object({
   /** For PDFs: the page's size in points (the rectangles' frame); null otherwise. */
   page_width: z.number().nullable(),
   page_height: z.number().nullable(),
+  /**
+   * When a keeper last corrected the passage (null: as indexed), and whether it is switched on:
+   * an answer's record says when its passage changed after the answer, or is off.
+   */
+  edited_at: z.string().nullable().optional(),
+  enabled: z.boolean().optional(),
 });
 
 /** One page (a section, for formats without pages) of a file, as the document viewer shows it. */

@@ -83,6 +83,51 @@ describe('a conversation exported as its record', () => {
     );
   });
 
+  it('says when a cited passage was corrected or switched off after the answer', async () => {
+    const id = await ask(alice, {
+      prompt: 'Who may borrow Marrowfield bound registers?',
+      collection_id: collection,
+    });
+    const before = await (
+      await call(`/modulechat/conversation/export?id=${id}`, { token: alice })
+    ).text();
+    expect(before).not.toMatch(/Corrected by a keeper|Switched off/);
+    const conversation = await data<{ messages: { sources: { chunk_id: number | null }[] }[] }>(
+      await call(`/modulechat/conversation?id=${id}`, { token: alice }),
+    );
+    const chunk = conversation.messages[0]!.sources.find((s) => s.chunk_id !== null)!.chunk_id!;
+    const corrected = 'Marrowfield archive loans. Bound registers may be borrowed for 14 days.';
+    for (const body of [
+      { id: chunk, text: corrected },
+      { id: chunk, enabled: false },
+    ]) {
+      const res = await call('/moduleknowledge/chunk', { token: alice, method: 'PUT', json: body });
+      expect(res.status, await res.clone().text()).toBeLessThan(300);
+    }
+    const after = await (
+      await call(`/modulechat/conversation/export?id=${id}`, { token: alice })
+    ).text();
+    expect(after).toContain(corrected);
+    expect(after).toMatch(
+      /\*Corrected by a keeper on \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, after this answer: the text above is the corrected one/,
+    );
+    expect(after).toContain('*Switched off by a keeper since: no longer searched.*');
+    // A later answer, given the corrected passage, says nothing of the correction.
+    await call('/moduleknowledge/chunk', {
+      token: alice,
+      method: 'PUT',
+      json: { id: chunk, enabled: true },
+    });
+    const later = await ask(alice, {
+      prompt: 'Who may borrow Marrowfield bound registers?',
+      collection_id: collection,
+    });
+    const fresh = await (
+      await call(`/modulechat/conversation/export?id=${later}`, { token: alice })
+    ).text();
+    expect(fresh).not.toMatch(/Corrected by a keeper|Switched off/);
+  });
+
   it('is the owner’s alone: another user gets 404, as for a conversation that is not there', async () => {
     const id = await ask(alice, {
       prompt: 'Where do Marrowfield visitors register?',

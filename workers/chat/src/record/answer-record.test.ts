@@ -122,6 +122,35 @@ describe('the answer record in Markdown', () => {
     expect(first).not.toContain('Sentences checked');
   });
 
+  it('says when a passage was corrected after the answer, or switched off, in both languages', () => {
+    const edited = turn({
+      sources: [
+        {
+          fileName: 'policy.pdf',
+          page: 3,
+          similarity: 0.8,
+          citation: 1,
+          passage: {
+            kind: 'text',
+            text: '最高额度为50万元。',
+            editedAfter: new Date('2026-11-26T07:10:00Z'),
+            disabled: true,
+          },
+        },
+      ],
+    });
+    const en = renderAnswerRecord(record({ turns: [edited] }));
+    expect(en).toContain(
+      '*Corrected by a keeper on 2026-11-26 07:10:00 UTC, after this answer: the text above is the corrected one, not the one the answer was given.*',
+    );
+    expect(en).toContain('*Switched off by a keeper since: no longer searched.*');
+    const zh = renderAnswerRecord(record({ language: 'zh', turns: [edited] }));
+    expect(zh).toContain('*该段落已于 2026-11-26 07:10:00 UTC 由维护人员修改（在本次回答之后）');
+    expect(zh).toContain('*该段落此后已被维护人员停用，不再参与检索。*');
+    // A passage as it was: no note.
+    expect(renderAnswerRecord(record())).not.toMatch(/Corrected by|Switched off/);
+  });
+
   it('keeps names and passages from becoming markup', () => {
     expect(inlineText('# a*b*_c_ <img src=x> [l](u)')).toBe(
       '\\# a\\*b\\*\\_c\\_ \\<img src=x\\> \\[l\\](u)',

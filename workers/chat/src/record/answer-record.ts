@@ -9,7 +9,15 @@ export type RecordLanguage = 'zh' | 'en';
 
 /** What became of a source's passage when the record was made. */
 export type Passage =
-  | { kind: 'text'; text: string }
+  | {
+      kind: 'text';
+      /** As knowledge has it now. */
+      text: string;
+      /** When a keeper corrected it after the answer (it then differs from what was given). */
+      editedAfter?: Date | null;
+      /** Switched off by a keeper: no longer searched. */
+      disabled?: boolean;
+    }
   /** The passage (or its file) was deleted, or the owner may no longer read it. */
   | { kind: 'gone' }
   /** The whole page was given to the model (a chat limited to files that fit): no one passage. */
@@ -96,6 +104,9 @@ const LABELS = {
     passageGone: 'Passage no longer available.',
     passagePage: 'The whole page was given to the model.',
     passageUnrecorded: 'Passage not recorded for this answer.',
+    passageEdited: (at: string) =>
+      `Corrected by a keeper on ${at}, after this answer: the text above is the corrected one, not the one the answer was given.`,
+    passageDisabled: 'Switched off by a keeper since: no longer searched.',
   },
   zh: {
     conversation: '对话',
@@ -132,6 +143,9 @@ const LABELS = {
     passageGone: '该段落已不存在。',
     passagePage: '整页内容已提供给模型。',
     passageUnrecorded: '该回答未记录段落。',
+    passageEdited: (at: string) =>
+      `该段落已于 ${at} 由维护人员修改（在本次回答之后）：以上为修改后的文本，并非回答时依据的文本。`,
+    passageDisabled: '该段落此后已被维护人员停用，不再参与检索。',
   },
 } as const;
 
@@ -245,7 +259,14 @@ function sourceBlock(source: RecordSource, n: number, l: Labels, language: Recor
     passage.kind === 'text'
       ? verbatim(passage.text)
       : `*${passage.kind === 'gone' ? l.passageGone : passage.kind === 'page' ? l.passagePage : l.passageUnrecorded}*`;
-  return `${head}\n\n${body}`;
+  const notes =
+    passage.kind === 'text'
+      ? [
+          passage.editedAfter ? l.passageEdited(recordTime(passage.editedAfter)) : '',
+          passage.disabled ? l.passageDisabled : '',
+        ].filter((note) => note !== '')
+      : [];
+  return [head, body, ...notes.map((note) => `*${note}*`)].join('\n\n');
 }
 
 /** The record's file name: the conversation's title, made safe by the download's header. */

@@ -87,7 +87,7 @@ function recordTurn(row: RecordTurnRow, passages: Map<number, Passage>): RecordT
       citation: source.citation,
       passage:
         typeof source.chunk_id === 'number'
-          ? (passages.get(source.chunk_id) ?? { kind: 'gone' })
+          ? asOfTurn(passages.get(source.chunk_id) ?? { kind: 'gone' }, row.createdAt)
           : row.mode === 'full_text' || source.chunk_id === null
             ? { kind: 'page' }
             : { kind: 'unrecorded' },
@@ -95,8 +95,15 @@ function recordTurn(row: RecordTurnRow, passages: Map<number, Passage>): RecordT
   };
 }
 
+/** A passage as the record tells it for one turn: a correction counts only if made after it. */
+function asOfTurn(passage: Passage, askedAt: Date): Passage {
+  if (passage.kind !== 'text' || !passage.editedAfter) return passage;
+  return passage.editedAfter > askedAt ? passage : { ...passage, editedAfter: null };
+}
+
 /**
- * Every cited passage's text, by chunk id, as knowledge has it now. A passage that is gone (its
+ * Every cited passage's text, by chunk id, as knowledge has it now (with when it was last
+ * corrected, and whether it is switched off). A passage that is gone (its
  * file deleted, or no longer readable by the owner) is said to be; any other failure fails the
  * export, as a record that silently lacks its passages would mislead.
  */
@@ -123,7 +130,12 @@ async function readPassages(ctx: ChatCall, rows: RecordTurnRow[]): Promise<Map<n
       const id = ids[next++]!;
       try {
         const chunk = await knowledge.GetChunk({ id });
-        found.set(id, { kind: 'text', text: chunk.text });
+        found.set(id, {
+          kind: 'text',
+          text: chunk.text,
+          editedAfter: chunk.edited_at ? new Date(chunk.edited_at) : null,
+          disabled: chunk.enabled === false,
+        });
       } catch (err) {
         if (err instanceof AppError && err.status === 404) found.set(id, { kind: 'gone' });
         else throw err;

@@ -35,6 +35,8 @@ export async function getChunk({ id }: { id: number }, ctx: KnowledgeCall) {
     rects: placed && row.lines ? passageRects(row.lines, row.charStart ?? 0, row.charEnd ?? 0) : [],
     page_width: row.width,
     page_height: row.height,
+    edited_at: row.editedAt?.toISOString() ?? null,
+    enabled: row.enabled,
   };
 }
 

@@ -30,6 +30,8 @@ export const chunkLocation = (db: Queries, id: number) =>
       width: filePages.width,
       height: filePages.height,
       lines: filePages.lines,
+      editedAt: chunks.editedAt,
+      enabled: chunks.enabled,
     })
     .from(chunks)
     .innerJoin(files, and(eq(files.id, chunks.fileId), eq(files.status, 'ready')))
