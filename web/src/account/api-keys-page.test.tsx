@@ -94,6 +94,26 @@ describe('my API keys', () => {
     expect((within(form).getByLabelText('Name') as HTMLInputElement).value).toBe('');
   });
 
+  it('starts on Copy, and warns before a Done that would lose a key never copied', async () => {
+    const fake = service([]);
+    renderInSession(<ApiKeysPage />, testSession(fake));
+    await screen.findByText('You have no API keys.');
+    const form = screen.getByRole('heading', { name: 'Create a key' }).closest('form')!;
+    fireEvent.input(within(form).getByLabelText('Name'), { target: { value: 'script' } });
+    fireEvent.submit(form);
+    const dialog = await screen.findByRole('dialog', { name: 'Your new key: script' });
+    await waitFor(() =>
+      expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Copy' })),
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
+    expect(within(dialog).getByRole('status').textContent).toBe(
+      'The key has not been copied yet. Press Done again to close without it.',
+    );
+    expect(screen.getByRole('dialog')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
   it('a key without a last day works until revoked; a refusal keeps what was typed', async () => {
     const fake = service([]);
     renderInSession(<ApiKeysPage />, testSession(fake));

@@ -103,6 +103,41 @@ describe('the users page', () => {
     expect(await screen.findByRole('table', { name: '0 users' })).toBeTruthy();
   });
 
+  it('asks before a super admin gives up their own role or disables themselves; others at once', async () => {
+    const me = user('ada', { id: ME.id, role: 'SUPER_ADMIN' });
+    const api = service([me, user('bo', { role: 'SUPER_ADMIN' })]);
+    const PutUserRole = vi.fn(async () => undefined);
+    const PutUserStatus = vi.fn(async () => undefined);
+    renderInSession(
+      <UsersPage />,
+      testSession({ auth: { ...api.auth, PutUserRole, PutUserStatus } }),
+    );
+    const table = await screen.findByRole('table', { name: '2 users' });
+    const ada = within(table).getByRole('row', { name: /^ada/ });
+    const roleButton = within(ada).getAllByRole('button')[0]!;
+    fireEvent.click(roleButton);
+    const ask = await screen.findByRole('dialog', { name: 'Give up your super admin role?' });
+    fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(PutUserRole).not.toHaveBeenCalled();
+
+    fireEvent.click(within(ada).getAllByRole('button')[1]!);
+    const disable = await screen.findByRole('dialog', { name: 'Disable your own account?' });
+    fireEvent.click(within(disable).getByRole('button', { name: 'Disable my account' }));
+    await waitFor(() =>
+      expect(PutUserStatus).toHaveBeenCalledWith(
+        { body: { user_id: ME.id, disabled: true } },
+        expect.anything(),
+      ),
+    );
+
+    // Another super admin: no question asked.
+    const bo = within(table).getByRole('row', { name: /^bo/ });
+    fireEvent.click(within(bo).getAllByRole('button')[0]!);
+    await waitFor(() => expect(PutUserRole).toHaveBeenCalledTimes(1));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
   it('pages through many users, and steps back when the last page empties', async () => {
     const many = Array.from({ length: 21 }, (_, i) => user(`user${String(i).padStart(2, '0')}`));
     renderInSession(<UsersPage />, testSession(service(many)));

@@ -20,6 +20,24 @@ export function UsersTable({ users, total, change }: UsersTableProps) {
   const { api, me, signal } = useApp();
   const m = messages();
 
+  /** Asks before a super admin demotes or disables themselves (it signs them out). */
+  const confirmSelf = (what: 'demote' | 'disable') =>
+    confirmDialog((m) =>
+      what === 'demote'
+        ? {
+            title: m.users.selfDemoteTitle,
+            message: m.users.selfDemoteMessage,
+            confirm: m.users.selfDemoteConfirm,
+            danger: true,
+          }
+        : {
+            title: m.users.selfDisableTitle,
+            message: m.users.selfDisableMessage,
+            confirm: m.users.selfDisableConfirm,
+            danger: true,
+          },
+    );
+
   function actions(user: ManagedUser) {
     const { id, username: name, disabled } = user;
     const admin = user.role === 'SUPER_ADMIN';
@@ -27,25 +45,28 @@ export function UsersTable({ users, total, change }: UsersTableProps) {
       <div class="row-actions">
         <ActionButton
           label={admin ? m.users.makeUserNamed(name) : m.users.makeSuperAdminNamed(name)}
-          run={() =>
-            change(
+          run={async () => {
+            // Giving up one's own role signs one out at once: asked first.
+            if (admin && id === me.id && !(await confirmSelf('demote'))) return;
+            await change(
               t((m) => m.users.nowRole(name, !admin)),
               () =>
                 api.auth.PutUserRole({ body: { user_id: id, super_admin: !admin } }, { signal }),
-            )
-          }
+            );
+          }}
         >
           {admin ? m.users.makeUser : m.users.makeSuperAdmin}
         </ActionButton>
         <ActionButton
           label={disabled ? m.users.enableNamed(name) : m.users.disableNamed(name)}
-          run={() =>
-            change(
+          run={async () => {
+            if (!disabled && id === me.id && !(await confirmSelf('disable'))) return;
+            await change(
               t((m) => m.users.nowStatus(name, !disabled)),
               () =>
                 api.auth.PutUserStatus({ body: { user_id: id, disabled: !disabled } }, { signal }),
-            )
-          }
+            );
+          }}
         >
           {disabled ? m.users.enable : m.users.disable}
         </ActionButton>

@@ -55,6 +55,14 @@ export const users = translations({
     deleteConfirm: 'Delete user',
     deleted: (name: string) => `${name} was deleted.`,
     notChanged: (reason: string) => `The change was not made: ${reason}`,
+    selfDemoteTitle: 'Give up your super admin role?',
+    selfDemoteMessage:
+      'You will be signed out at once and can no longer manage users, limits or the audit trail. Only another super admin can give the role back.',
+    selfDemoteConfirm: 'Give up the role',
+    selfDisableTitle: 'Disable your own account?',
+    selfDisableMessage:
+      'You will be signed out at once and can no longer sign in. Only another super admin can enable the account again.',
+    selfDisableConfirm: 'Disable my account',
   },
   zh: {
     title: '用户',
@@ -104,5 +112,12 @@ export const users = translations({
     deleteConfirm: '删除用户',
     deleted: (name) => `已删除 ${name}。`,
     notChanged: (reason) => `未能完成更改：${reason}`,
+    selfDemoteTitle: '放弃你的超级管理员角色？',
+    selfDemoteMessage:
+      '你将立即退出登录，且无法再管理用户、限额和操作留痕。只有其他超级管理员才能恢复该角色。',
+    selfDemoteConfirm: '放弃角色',
+    selfDisableTitle: '停用你自己的账号？',
+    selfDisableMessage: '你将立即退出登录，且无法再登录。只有其他超级管理员才能重新启用该账号。',
+    selfDisableConfirm: '停用我的账号',
   },
 });
