@@ -296,8 +296,8 @@ service reads → 415; encrypted, damaged, too many pages or no text → 422; mo
       errors: ['file_too_large', 'collection_limit_reached'],
     }),
     GetFiles: method({
-      doc: `A collection's files a page at a time, for keepers of hundreds: searched by name
-(\`q\`, any part, case-insensitive), filtered by status and format, sorted by \`sort\`
+      doc: `A collection's files a page at a time, for keepers of hundreds: searched by name,
+文号 or title (\`q\`, any part, case-insensitive), filtered by status and format, sorted by \`sort\`
 (\`created_at\` newest first by default; \`name\`, \`status\`, \`size\`) in \`order\`.
 Only current versions are listed (older ones are in file_versions). \`counts\` tells files
 per status over the whole collection, whatever the filters.`,

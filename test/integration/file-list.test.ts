@@ -139,6 +139,16 @@ describe('GET /moduleknowledge/files', () => {
     expect((await page('&q=nothing-like-this')).total).toBe(0);
   });
 
+  it('finds a file by its 文号 or its title too, as staff cite documents', async () => {
+    await queryRows(
+      sql`update files set doc_number = '青政办发〔2024〕17号', title = '关于支持创业担保贷款的通知'
+          where id = ${ids.get('Echo.txt')!}`,
+    );
+    expect(names(await page(`&q=${encodeURIComponent('青政办')}`))).toEqual(['Echo.txt']);
+    expect(names(await page(`&q=${encodeURIComponent('〔2024〕17号')}`))).toEqual(['Echo.txt']);
+    expect(names(await page(`&q=${encodeURIComponent('创业担保')}`))).toEqual(['Echo.txt']);
+  });
+
   it('filters by status and format', async () => {
     expect(names(await page('&status=processing'))).toEqual(['delta plan.md']);
     expect(names(await page('&format=markdown&sort=name'))).toEqual([

@@ -94,7 +94,7 @@ export const files = translations({
     metaSections: (sections: number, chunks: number, size: string) =>
       `${sectionsEn(sections)} · ${chunksEn(chunks)} · ${size}`,
     search: 'Search',
-    searchPlaceholder: 'File name',
+    searchPlaceholder: 'Name, document number or title',
     statusFilter: 'Status',
     typeFilter: 'Type',
     sort: 'Sort',
@@ -217,7 +217,7 @@ export const files = translations({
     metaSections: (sections, chunks, size) =>
       `${formatInteger(sections)} 个章节 · ${formatInteger(chunks)} 个文本块 · ${size}`,
     search: '搜索',
-    searchPlaceholder: '文件名',
+    searchPlaceholder: '文件名、文号或标题',
     statusFilter: '状态',
     typeFilter: '类型',
     sort: '排序',

@@ -6,7 +6,7 @@ export type FileSortKey = 'created_at' | 'name' | 'status' | 'size';
 
 export interface FileListFilter {
   collectionId: string;
-  /** Any part of the name, case-insensitive. */
+  /** Any part of the name, the 文号 or the title, case-insensitive. */
   q?: string;
   /** As the contract's enums give them (an unknown value simply matches no file). */
   status?: string;
@@ -33,6 +33,14 @@ const sortColumns: Record<FileSortKey, SQL | typeof files.name> = {
   size: sql`${files.size}`,
 };
 
+/** A file whose name, 文号 or title holds `q` (case-insensitive): how staff name documents. */
+function matches(q: string): SQL {
+  const pattern = containsPattern(q);
+  return sql`(${files.name} ilike ${pattern} escape '\\'
+    or ${files.docNumber} ilike ${pattern} escape '\\'
+    or ${files.title} ilike ${pattern} escape '\\')`;
+}
+
 /**
  * The collection's current files (not superseded by a newer version) the filter keeps. It reads
  * files alone (never chunks): a collection's few hundred rows, found by the
@@ -42,7 +50,7 @@ const current = (filter: FileListFilter) =>
   and(
     eq(files.collectionId, filter.collectionId),
     isNull(files.supersededBy),
-    filter.q ? sql`${files.name} ilike ${containsPattern(filter.q)} escape '\\'` : undefined,
+    filter.q ? matches(filter.q) : undefined,
     filter.status ? eq(files.status, filter.status as FileStatus) : undefined,
     filter.format ? eq(files.format, filter.format as FileFormat) : undefined,
   );
