@@ -132,19 +132,3 @@ export function embeddingModelId(
 ): string {
   return `${model.embeddingModel}@${model.embeddingDimensions}`;
 }
-
-/**
- * Cosine similarity of two vectors of one model, as pgvector's `1 - (a <=> b)` gives it: for a
- * comparison made where the vectors are rather than in the database. 0 for a zero vector.
- */
-export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
-  let dot = 0;
-  let normA = 0;
-  let normB = 0;
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    dot += a[i]! * b[i]!;
-    normA += a[i]! * a[i]!;
-    normB += b[i]! * b[i]!;
-  }
-  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
-}

@@ -375,7 +375,7 @@ describe('answering with official answers', () => {
     expect((await completionsMentioning(QUESTION)).length).toBe(before);
   });
 
-  it('after a change of embedding model it is still given, and embedded again by the model now configured', async () => {
+  it('after a change of embedding model it is embedded again by the model now configured, and given again', async () => {
     // As a change of model leaves it: its question's vector made by another model (here one
     // that points elsewhere), which search never compares with the configured model's.
     const elsewhere = `[1${',0'.repeat(EMBEDDING_COLUMN_DIMENSIONS - 1)}]`;
@@ -384,13 +384,10 @@ describe('answering with official answers', () => {
       set embedding_model = ${RETIRED_MODEL}, embedding = ${elsewhere}::vector
       where id = ${officialId}`);
 
-    const events = await chat(reader.token, { prompt: QUESTION, collection_id: [collection] });
-    const done = doneOf(events)!;
-    expect(done.mode).toBe('official');
-    expect((done.official as { similarity: number }).similarity).toBeGreaterThan(0.99);
-    expect(contentOf(events)).toEqual([ANSWER]);
-
-    // Stored after the answer (the asker, a reader, may not write official answers).
+    // The first question that meets it is answered without it (from the passages), and starts
+    // its re-embedding after the answer; the asker, a reader, may not write official answers.
+    const first = await chat(reader.token, { prompt: QUESTION, collection_id: [collection] });
+    expect(doneOf(first)?.mode).not.toBe('official');
     let row = await officialRow();
     for (let tries = 0; tries < 100 && row.embedding_model !== modelNow; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -400,6 +397,7 @@ describe('answering with official answers', () => {
     expect(row.similarity_to_elsewhere).toBeLessThan(0.9); // 1 before
     const again = await chat(reader.token, { prompt: QUESTION, collection_id: [collection] });
     expect(doneOf(again)?.mode).toBe('official');
+    expect((doneOf(again)!.official as { similarity: number }).similarity).toBeGreaterThan(0.99);
   });
 
   it('a vector stored for it must be for its question as it is now, by one who reads it', async () => {

@@ -144,6 +144,14 @@ async function completionsMentioning(text: string): Promise<number> {
   ).length;
 }
 
+/** The embedding requests the model was sent that carry `text`. */
+async function embeddingsMentioning(text: string): Promise<number> {
+  const res = await fetch(`${stack.modelControlUrl}/requests`);
+  const all = await res.json<{ path: string; body: unknown }[]>();
+  return all.filter((r) => r.path.endsWith('/embeddings') && JSON.stringify(r.body).includes(text))
+    .length;
+}
+
 /** The tokens the offline model counts for one embedding of `text`. */
 async function embeddingTokens(text: string): Promise<number> {
   const one = await fetch(stack.modelControlUrl.replace(/\/_control$/, '/v1/embeddings'), {
@@ -696,6 +704,11 @@ describe('knowledge’s own search routes', () => {
       expect(problem).toMatchObject({ limit: 'user_daily_tokens' });
       expect(problem.detail).toMatch(/\p{Script=Han}/u);
       expect(Date.parse(problem.resets_at as string)).toBeGreaterThan(Date.now());
+      // Knowledge now knows a limit applies (its check read them): the next refusal comes before
+      // the model is asked, and no embedding of its text is made.
+      const unasked = `${WORD} 渡轮末班几点？`;
+      expect((await search(alice.token, unasked)).status).toBe(429);
+      expect(await embeddingsMentioning(unasked)).toBe(0);
       // A run of the collection's saved questions is refused alike.
       const saved = await call('/moduleknowledge/retrieval_test', {
         token: alice.token,

@@ -1,17 +1,12 @@
 import type { z } from 'zod';
 import type { OfficialCitation } from '#shared/contracts/answer-upkeep';
-import { createModelClient } from '#shared/model/client';
-import { cosineSimilarity, embedOne, embedTexts, embeddingModelId } from '#shared/model/embed';
+import { embedOne, embeddingModelId } from '#shared/model/embed';
 import type { ModelSettings } from '#shared/config/model-config';
 import { chatDb, type ChatCall } from '../call';
 import type { chatConfig } from '../config';
 import { EMBEDDING_COLUMN_DIMENSIONS } from '../db/schema';
-import {
-  nearestOfficialAnswers,
-  staleOfficialAnswers,
-  STALE_AT_ONCE,
-  storeReembeddedOfficial,
-} from '../store/official-answers';
+import { nearestOfficialAnswers, staleOfficialAnswers } from '../store/official-answers';
+import { reembedStaleInBackground } from './reembed';
 import type { UsageMeter } from '../usage/meter';
 
 type Citation = z.output<typeof OfficialCitation>;
@@ -72,72 +67,16 @@ export function startOfficialMatch(
     const embedding = await embedQuestion(config.model, question, ctx.signal, meter);
     const [nearest, stale] = await batch([
       nearestOfficialAnswers(db, embedding, model, collectionIds),
-      staleOfficialAnswers(db, model, collectionIds),
+      // Any of another model here (after a change of model): embedded again after the answer.
+      staleOfficialAnswers(db, model, collectionIds, 1),
     ]);
-    const met = stale.length > 0 ? await reembedStale(ctx, config, stale, embedding, model) : [];
-    return chooseMatch([...nearest, ...met], config.answer.minSimilarity);
+    if (stale.length > 0) reembedStaleInBackground(ctx, config, collectionIds, model);
+    return chooseMatch(nearest, config.answer.minSimilarity);
   })();
   return lookup.catch((err: unknown) => {
     ctx.log.warn('official answers not searched', { error: String(err) });
     return undefined;
   });
-}
-
-type StaleAnswer = Omit<Candidate, 'similarity'>;
-
-/**
- * Official answers of another model that a question meets (the first questions after a change
- * of model): their questions are embedded by the configured model now, in one request, and
- * compared with the question here, so that no question misses its official answer while the
- * model changes; their new vectors are stored after the answer, so that the next question
- * compares them in the database. The asker is not charged the tokens: this is the collection's
- * upkeep, not the question's. A failure leaves them as they were (a later question tries again)
- * and the other answers matched.
- */
-async function reembedStale(
-  ctx: ChatCall,
-  config: ReturnType<typeof chatConfig>,
-  stale: readonly StaleAnswer[],
-  question: readonly number[],
-  model: string,
-): Promise<Candidate[]> {
-  let vectors: number[][];
-  try {
-    ({ vectors } = await embedTexts(
-      createModelClient(config.model),
-      config.model,
-      stale.map((answer) => answer.question),
-      {
-        limits: { inputs: STALE_AT_ONCE, tokens: Number.MAX_SAFE_INTEGER },
-        columnDimensions: EMBEDDING_COLUMN_DIMENSIONS,
-        signal: ctx.signal,
-      },
-    ));
-  } catch (err) {
-    ctx.log.warn('official answers of another model not embedded', { error: String(err) });
-    return [];
-  }
-  const { run, db } = chatDb(ctx);
-  const rows = stale.map((answer, i) => ({
-    id: answer.id,
-    question: answer.question,
-    embedding: vectors[i]!,
-  }));
-  ctx.waitUntil(
-    run(storeReembeddedOfficial(db, model, rows)).then(
-      (result) =>
-        ctx.log.info('official answers re-embedded', {
-          model,
-          changed: (result as { rows: { changed: number }[] }).rows[0]?.changed ?? 0,
-        }),
-      (err: unknown) =>
-        ctx.log.warn('official answers re-embedded but not stored', { error: String(err) }),
-    ),
-  );
-  return stale.map((answer, i) => ({
-    ...answer,
-    similarity: cosineSimilarity(question, vectors[i]!),
-  }));
 }
 
 interface Candidate {

@@ -187,9 +187,6 @@ export const nearestOfficialAnswers = (
     .limit(MATCH_CANDIDATES);
 };
 
-/** Official answers of another model a question meets at most at once: re-embedded as it goes. */
-export const STALE_AT_ONCE = 20;
-
 /**
  * The official answers the caller reads (in the collections named, else all) whose question was
  * embedded by another model than `embeddingModel`, with their collection's threshold: after a
@@ -199,6 +196,7 @@ export const staleOfficialAnswers = (
   db: Queries,
   embeddingModel: string,
   collectionIds: string[] | undefined,
+  limit: number,
 ) =>
   db
     .select(candidateColumns())
@@ -211,7 +209,7 @@ export const staleOfficialAnswers = (
       ),
     )
     .orderBy(officialAnswers.id)
-    .limit(STALE_AT_ONCE);
+    .limit(limit);
 
 /**
  * Stores the vectors of official answers made by the configured model in place of another's

@@ -3,6 +3,7 @@ import { languageOf } from '#shared/i18n/language';
 import { startCallUsage } from '#shared/service/call-usage';
 import { collectionCountedUnder } from '#shared/usage/counted-under';
 import {
+  forgetLimits,
   knownLimits,
   limitApplies,
   limitsGeneration,
@@ -17,10 +18,10 @@ import { dailyLimits, searchQuotaCheck, searchUsage } from '../store/usage';
  * retrieval test run) is limited and metered as MCP `search` is: the daily token limit refuses
  * it (429 `quota_exceeded`, in the language of what was searched), and the tokens its
  * embeddings spent are the user's usage, counted under the collection searched (or the one its
- * results came from). The limits check runs beside the work, as chat's does, and a refusal is
- * answered as soon as it comes: the embeddings already made are not counted, and nothing found is
- * given. Chat's calls over RPC are counted by chat, which is told their tokens back: they pass
- * through untouched.
+ * results came from). While a limit may apply the check runs first, so that a refusal costs no
+ * embedding; while none does (the limits this isolate read say so) it runs beside the work.
+ * Chat's calls over RPC are counted by chat, which is told their tokens back: they pass through
+ * untouched.
  */
 export async function meteredSearch<T>(
   ctx: KnowledgeCall,
@@ -32,7 +33,11 @@ export async function meteredSearch<T>(
   const usage = startCallUsage(ctx);
   const principal = principalOf(ctx);
   const { run, db } = knowledgeDb(ctx);
-  const [result] = await Promise.all([work(), admitted(ctx, search.text)]);
+  const check = admitted(ctx, search.text);
+  // While a limit may apply, the model is not asked before the check lets the search in (a
+  // refusal then costs no embedding); while none applies, both run at once.
+  if (limitMayApply()) await check;
+  const [result] = await Promise.all([work(), check]);
   if (usage.embedding_tokens > 0) {
     ctx.waitUntil(
       run(
@@ -52,11 +57,14 @@ export async function meteredSearch<T>(
  * made with an API key skips it while the limits this isolate last read say none applies (as
  * chat's doors do, known-limits.ts); a login token's check always runs.
  */
-function admitted(ctx: KnowledgeCall, text: string): Promise<void> {
+/** Unless the limits this isolate last read say no daily limit applies to a search. */
+function limitMayApply(): boolean {
   const known = knownLimits();
-  if (principalOf(ctx).credential === 'key' && known && !limitApplies(known, 'search')) {
-    return Promise.resolve();
-  }
+  return !known || limitApplies(known, 'search');
+}
+
+function admitted(ctx: KnowledgeCall, text: string): Promise<void> {
+  if (principalOf(ctx).credential === 'key' && !limitMayApply()) return Promise.resolve();
   const { batch, db } = knowledgeDb(ctx);
   const readIn = limitsGeneration();
   return batch([searchQuotaCheck(db), dailyLimits(db)]).then(
@@ -64,7 +72,10 @@ function admitted(ctx: KnowledgeCall, text: string): Promise<void> {
       if (rows[0]) rememberLimits(rows[0], readIn);
     },
     (err: unknown) => {
-      throw quotaRefusal(err, languageOf(text));
+      const refusal = quotaRefusal(err, languageOf(text));
+      // A limit applies after all: what this isolate remembered is out of date.
+      if (refusal !== err) forgetLimits();
+      throw refusal;
     },
   );
 }
