@@ -199,6 +199,16 @@ describe('pages with labels (sections of documents with headings)', () => {
   });
 });
 
+describe('a section whose heading is also a chapter or article', () => {
+  it('has it once in its paths: the label names it, its text does not add it again', () => {
+    // A DOCX heading "第三章　附则" labels its section, whose text starts with the same line.
+    const pages = readStructure(['第三章 附则\n\n第四条　本办法自印发之日起施行。'], {
+      labels: ['办法 › 第三章　附则'],
+    });
+    expect(paths(pages)).toEqual(['办法 › 第三章　附则', '办法 › 第三章　附则 › 第四条']);
+  });
+});
+
 describe('numberOf', () => {
   it.each([
     ['一', 1],

@@ -155,9 +155,16 @@ export function pathAt(page: PageStructure, offset: number): string | null {
 }
 
 function joinPath(label: string | null, open: readonly OpenHeading[]): string | null {
-  const parts = [...(label ? [label] : []), ...open.map((heading) => heading.label)];
+  // A section's own heading (a DOCX or Markdown heading that is also 第三章 附则) opens its text
+  // too: read again there, it is its label's last part already, not a level below it.
+  const own = label?.split(PATH_SEPARATOR).pop();
+  const headings = open.filter((heading, i) => !(i === 0 && sameHeading(heading.label, own)));
+  const parts = [...(label ? [label] : []), ...headings.map((heading) => heading.label)];
   return parts.length > 0 ? parts.join(PATH_SEPARATOR) : null;
 }
+
+const sameHeading = (a: string, b: string | undefined) =>
+  b !== undefined && a.replace(/\s+/gu, '') === b.replace(/\s+/gu, '');
 
 const copy = (state: StructureState): StructureState => ({
   open: state.open.map((heading) => ({ ...heading, numbers: [...heading.numbers] })),
