@@ -201,7 +201,7 @@ describe('pages with labels (sections of documents with headings)', () => {
 
 describe('a section whose heading is also a chapter or article', () => {
   it('has it once in its paths: the label names it, its text does not add it again', () => {
-    // A DOCX heading "第三章　附则" labels its section, whose text starts with the same line.
+    // A DOCX heading "第三章 附则" (an ideographic space) labels its section, whose text starts with it.
     const pages = readStructure(['第三章 附则\n\n第四条　本办法自印发之日起施行。'], {
       labels: ['办法 › 第三章　附则'],
     });
