@@ -52,17 +52,17 @@ export async function meteredSearch<T>(
   return result;
 }
 
-/**
- * The limits check (kbchat_quota(false)), refused as the 429 in the language of `text`. A call
- * made with an API key skips it while the limits this isolate last read say none applies (as
- * chat's doors do, known-limits.ts); a login token's check always runs.
- */
 /** Unless the limits this isolate last read say no daily limit applies to a search. */
 function limitMayApply(): boolean {
   const known = knownLimits();
   return !known || limitApplies(known, 'search');
 }
 
+/**
+ * The limits check (kbchat_quota(false)), refused as the 429 in the language of `text`. A call
+ * made with an API key skips it while the limits this isolate last read say none applies (as
+ * chat's doors do, known-limits.ts); a login token's check always runs.
+ */
 function admitted(ctx: KnowledgeCall, text: string): Promise<void> {
   if (principalOf(ctx).credential === 'key' && !limitMayApply()) return Promise.resolve();
   const { batch, db } = knowledgeDb(ctx);
