@@ -232,6 +232,14 @@ export const ContextPage = z.object({
   chunk_id: z.number().int().nullable().optional(),
   /** True when the whole page did not fit the budget and only its retrieved chunks are given. */
   excerpt: z.boolean(),
+  /**
+   * The page's passages (its chunks in use) where they stand in `text`, UTF-16 offsets, end
+   * exclusive: a citation of the page opens the one that says what the answer took from it.
+   * Passages stored before positions were recorded are left out.
+   */
+  passages: z
+    .array(z.object({ chunk_id: z.number().int(), start: z.number().int(), end: z.number().int() }))
+    .optional(),
 });
 
 /** The text of chosen files for a chat prompt: all of it when it fits, else the best pages. */
@@ -245,6 +253,8 @@ export const ChatContext = z.object({
       name: z.string(),
       pages: z.number().int(),
       collection: CollectionRef,
+      /** Whether the document still holds (repealed, amended, expired), as a search result's. */
+      validity: Validity.optional(),
     }),
   ),
   /** Characters of the whole text of those files. */

@@ -193,6 +193,7 @@ describe('answering from the knowledge base', () => {
           similarity: null,
           // A whole page given (full_text) is its own source; the answer cites nothing.
           chunk_id: null,
+          validity: { status: 'in_force', relations: [] },
           citation: null,
         },
       ],
@@ -540,7 +541,10 @@ describe('a chat limited to files (issue 13 §1)', () => {
     );
     const answer = answerOf(all);
     expect(answer).toContain('[charter.pdf p. 2]');
-    const sources = all.find((e) => e.event === 'sources')!.data as { page: number }[];
+    const sources = all.find((e) => e.event === 'sources')!.data as {
+      page: number;
+      chunk_id: number;
+    }[];
     const cited = [...answer.matchAll(/\[charter\.pdf p\. (\d)\]/g)].map((m) => Number(m[1]));
     expect(sources.map((s) => s.page)).toEqual([...new Set(cited)]);
     expect(sources[0]).toEqual({
@@ -551,9 +555,22 @@ describe('a chat limited to files (issue 13 §1)', () => {
       section: null,
       text_source: 'text_layer',
       similarity: null,
-      chunk_id: null,
+      chunk_id: expect.any(Number),
+      validity: { status: 'in_force', relations: [] },
       citation: 1,
     });
+    // The citation opens the passage of page 2 the answer's sentence was taken from.
+    const { chunk_id } = sources[0]!;
+    const res = await exports.default.fetch(
+      new Request(`${BASE}/moduleknowledge/chunk?id=${chunk_id}`, {
+        headers: { Authorization: `Bearer ${token}` },
+      }),
+    );
+    const { data: passage } = await res.json<{ data: { page: number; text: string } }>();
+    expect(passage.page).toBe(2);
+    const sentence = answer.split('\n').find((line) => line.includes('[charter.pdf p. 2]'))!;
+    const words = sentence.replace(/\[.*?\]|^\d+\.\s*/g, '').match(/[A-Za-z]{5,}/g)!;
+    expect(words.filter((w) => passage.text.includes(w)).length).toBeGreaterThan(words.length / 2);
   });
 
   it('takes file_id as a comma-joined string or as a list', async () => {

@@ -181,6 +181,33 @@ describe('whether it holds', () => {
     ]);
   });
 
+  it('a chat limited to the repealed notice is told so, and where each passage stands', async () => {
+    const first = idOf(QINGHE_NOTICE_2024);
+    const url = `/moduleknowledge/context?text=${encodeURIComponent('贷款额度')}&file_id=${first}&max_chars=100000&top=5`;
+    const context = await json<{
+      files: { id: string; validity?: { status: string; relations: Relation[] } }[];
+      pages: { text: string; passages?: { chunk_id: number; start: number; end: number }[] }[];
+    }>(await call(url, { token: aliceToken }));
+    expect(context.files[0]!.validity).toEqual({
+      status: 'repealed',
+      relations: expect.arrayContaining([
+        expect.objectContaining({ relation: 'repealed_by', file_id: idOf(QINGHE_NOTICE_2025) }),
+      ]),
+    });
+    // Each passage is a chunk of the file, and stands in the page's text where the chunk says.
+    const passages = context.pages.flatMap((page) =>
+      (page.passages ?? []).map((p) => ({ ...p, text: page.text.slice(p.start, p.end) })),
+    );
+    expect(passages.length).toBeGreaterThan(0);
+    for (const passage of passages) {
+      const chunk = await json<{ file_id: string; text: string }>(
+        await call(`/moduleknowledge/chunk?id=${passage.chunk_id}`, { token: aliceToken }),
+      );
+      expect(chunk.file_id).toBe(first);
+      expect(passage.text.replace(/\s+/g, '')).toBe(chunk.text.replace(/\s+/g, ''));
+    }
+  });
+
   it('a relation stated by API changes validity, and removing it changes it back', async () => {
     const docx = idOf(QINGHE_EDUCATION_DOCX);
     const english = idOf(RIVERTON_REMOTE_WORKING);

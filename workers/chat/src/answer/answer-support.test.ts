@@ -133,4 +133,38 @@ describe('answer(): citations and support', () => {
       },
     ]);
   });
+
+  it('files: a cited page opens at the passage the sentence came from; validity is told', async () => {
+    const text = '第一条 纯电动乘用车每辆补贴5000元。第二条 插电式混合动力乘用车每辆补贴3000元。';
+    const second = text.indexOf('第二条');
+    const repealed = { status: 'repealed' as const, relations: [] };
+    const context = {
+      mode: 'full' as const,
+      files: [{ id: FILE, name: 'a.pdf', pages: 1, collection: COLLECTION, validity: repealed }],
+      total_chars: text.length,
+      pages: [
+        {
+          file_id: FILE,
+          file_name: 'a.pdf',
+          page: 1,
+          section: null,
+          text,
+          similarity: null,
+          chunk_id: null,
+          excerpt: false,
+          passages: [
+            { chunk_id: 31, start: 0, end: second },
+            { chunk_id: 32, start: second, end: text.length },
+          ],
+        },
+      ],
+    };
+    const { sources, outcome } = await run(
+      { scope: 'files', context: Promise.resolve(context) },
+      '插电式混合动力乘用车每辆补贴3000元。[a.pdf p. 1]',
+    );
+    expect(sources).toMatchObject([{ page: 1, chunk_id: 32, citation: 1, validity: repealed }]);
+    // The note a repealed source brings, in the stored answer as in the stream.
+    expect(outcome.answer).toContain('\n\n> 注意：[1] 《a》已废止。');
+  });
 });

@@ -12,6 +12,8 @@ import { sseEvent, type RpcClientOf } from '#shared/service';
 import type { AnswerSettings } from '../config';
 import { citedNumbers, citedPages } from './citations';
 import { checkSupport } from './support';
+import { citedPassage } from './cited-passage';
+import { splitSentences } from './sentences';
 import { markupNeutraliser, neutraliseEcho, neutraliseMarkup } from './markup';
 import type { ChatErrorCode } from '#shared/errors/catalogue';
 import { languageOf, type Language } from './language';
@@ -400,26 +402,36 @@ function prepareFiles(
   });
   const pages = context.pages;
   const markers = pages.map(pageMarker);
-  const collectionOf = new Map(context.files.map((file) => [file.id, file.collection]));
+  const fileOf = new Map(context.files.map((file) => [file.id, file]));
   return {
     mode,
     prompt: buildFilesPrompt(question, pages, language, context.mode === 'full'),
     // The cited pages in the order of first citation (so each one's citation is its place), or
-    // every page given, none cited.
+    // every page given, none cited. A cited page opens at the passage its citing sentences
+    // come from (cited-passage.ts).
     sources: (answer) => {
       const cited = citedPages(answer, markers);
-      return (cited.length > 0 ? cited.map((i) => pages[i]!) : pages).map((page, i) => ({
-        file_id: page.file_id,
-        file_name: page.file_name,
-        collection_id: collectionOf.get(page.file_id)?.id ?? '',
-        collection_name: collectionOf.get(page.file_id)?.name ?? '',
-        page: page.page,
-        section: page.section,
-        text_source: page.text_source,
-        similarity: page.similarity,
-        chunk_id: page.chunk_id ?? null,
-        citation: cited.length > 0 ? i + 1 : null,
-      }));
+      const sentences = cited.length > 0 ? splitSentences(answer, markers) : [];
+      const citing = (index: number) =>
+        sentences.filter((s) => s.cited.includes(index + 1)).map((s) => s.text);
+      const shown = cited.length > 0 ? cited : pages.map((_, i) => i);
+      return shown.map((index, i) => {
+        const page = pages[index]!;
+        const file = fileOf.get(page.file_id);
+        return {
+          file_id: page.file_id,
+          file_name: page.file_name,
+          collection_id: file?.collection.id ?? '',
+          collection_name: file?.collection.name ?? '',
+          page: page.page,
+          section: page.section,
+          text_source: page.text_source,
+          similarity: page.similarity,
+          chunk_id: cited.length > 0 ? citedPassage(page, citing(index)) : (page.chunk_id ?? null),
+          ...(file?.validity ? { validity: file.validity } : {}),
+          citation: cited.length > 0 ? i + 1 : null,
+        };
+      });
     },
     // A sentence cites pages by marker; it is told by the cited pages' places among the sources.
     support: (answer) => {

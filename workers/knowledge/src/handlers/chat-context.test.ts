@@ -15,6 +15,7 @@ const chunk = (page: number, similarity: number, pageText: string, content = `c$
     section: null,
     text_source: 'text_layer',
     page_text: pageText,
+    page_passages: [],
   }) satisfies ChunkOnPage;
 
 describe('pagesWithin', () => {
@@ -59,5 +60,24 @@ describe('pagesWithin', () => {
       [3, best.id],
       [4, best.id + 2],
     ]);
+  });
+
+  it('tells each page’s passages where they stand in the text given: the page’s, or the excerpt’s', () => {
+    const passages = [
+      { chunk_id: 90, start: 0, end: 10 },
+      { chunk_id: 91, start: 10, end: 20 },
+    ];
+    const whole = { ...chunk(1, 0.9, 'p'.repeat(20)), page_passages: passages };
+    expect(pagesWithin([whole], 100)[0]).toMatchObject({ excerpt: false, passages });
+
+    const first = { ...chunk(2, 0.9, 'x'.repeat(500), '第一段'), page_passages: passages };
+    const second = { ...chunk(2, 0.8, 'x'.repeat(500), 'second part'), page_passages: passages };
+    const [page] = pagesWithin([second, first].reverse(), 100);
+    expect(page).toMatchObject({ excerpt: true, text: '第一段\n…\nsecond part' });
+    expect(page!.passages!.map((p) => page!.text.slice(p.start, p.end))).toEqual([
+      '第一段',
+      'second part',
+    ]);
+    expect(page!.passages!.map((p) => p.chunk_id)).toEqual([first.id, second.id]);
   });
 });

@@ -5,6 +5,7 @@ import {
   filesWithTextIfWithin,
   nearestChunksWithPages,
   type ChunkOnPage,
+  type PagePassage,
 } from '../store/chat-context';
 import { embedQuestion } from './query';
 
@@ -82,19 +83,34 @@ export function pagesWithin(matches: readonly ChunkOnPage[], maxChars: number): 
     };
     const whole = [...best.page_text].length;
     if (whole <= left) {
-      chosen.push({ ...page, text: best.page_text, excerpt: false });
+      chosen.push({ ...page, text: best.page_text, excerpt: false, passages: best.page_passages });
       left -= whole;
       continue;
     }
-    const excerpt = chunks
-      .sort((a, b) => a.id - b.id)
-      .map((c) => c.content)
-      .join('\n…\n');
-    const size = [...excerpt].length;
+    const { text, passages } = excerptOf(chunks);
+    const size = [...text].length;
     if (size <= left) {
-      chosen.push({ ...page, text: excerpt, excerpt: true });
+      chosen.push({ ...page, text, excerpt: true, passages });
       left -= size;
     }
   }
   return chosen;
+}
+
+const GAP = '\n…\n';
+
+/** A page's retrieved chunks joined in reading order, each one's place in the joined text. */
+function excerptOf(chunks: ChunkOnPage[]): { text: string; passages: PagePassage[] } {
+  const passages: PagePassage[] = [];
+  let text = '';
+  for (const chunk of [...chunks].sort((a, b) => a.id - b.id)) {
+    if (text) text += GAP;
+    passages.push({
+      chunk_id: chunk.id,
+      start: text.length,
+      end: text.length + chunk.content.length,
+    });
+    text += chunk.content;
+  }
+  return { text, passages };
 }

@@ -1,6 +1,8 @@
-import { sql } from 'drizzle-orm';
-import { collections, filePages, files, type PageSourceKind } from '../db/schema';
+import { sql, type SQL } from 'drizzle-orm';
+import { chunks, collections, filePages, files, type PageSourceKind } from '../db/schema';
 import { nearestChunksQuery, type ChunkMatch, type KnowledgeDb } from './files';
+import { incomingRelations, type ResultValidity } from './result-validity';
+import { validityStatus, type ValidityStatusName } from './validity';
 
 const idList = (ids: readonly string[]) =>
   sql.join(
@@ -13,6 +15,14 @@ export interface ChosenFile {
   name: string;
   pages: number;
   collection: { id: string; name: string };
+  validity: ResultValidity;
+}
+
+/** A passage of a page: its chunk, where it stands in the page's text (UTF-16, end exclusive). */
+export interface PagePassage {
+  chunk_id: number;
+  start: number;
+  end: number;
 }
 
 export interface PageText {
@@ -21,7 +31,21 @@ export interface PageText {
   section: string | null;
   text_source: PageSourceKind | null;
   text: string;
+  passages: PagePassage[];
 }
+
+/**
+ * The passages of the page `fileId`/`page` as a json array of [id, start, end], in reading
+ * order: the chunks in use whose place in the page is known.
+ */
+const passagesOf = (fileId: SQL, page: SQL) => sql`coalesce((
+  select json_agg(json_build_array(pc.id, pc.char_start, pc.char_end) order by pc.char_start, pc.id)
+  from ${chunks} pc
+  where pc.file_id = ${fileId} and pc.page = ${page} and pc.enabled
+    and pc.char_start is not null and pc.char_end is not null), '[]'::json)`;
+
+const readPassages = (raw: [number | string, number, number][] | null): PagePassage[] =>
+  (raw ?? []).map(([id, start, end]) => ({ chunk_id: Number(id), start, end }));
 
 /**
  * The chosen files that are ready and switched on (a keeper's switched-off file is not chatted
@@ -42,14 +66,19 @@ export async function filesWithTextIfWithin(
       pages: number | string;
       collection_id: string;
       collection_name: string;
+      status: ValidityStatusName;
+      relations: ResultValidity['relations'];
       total_chars: number | string;
       page: number | string | null;
       section: string | null;
       text_source: PageSourceKind | null;
       text: string | null;
+      passages: [number | string, number, number][] | null;
     }>(sql`
       with chosen as (
-        select f.id, f.name, f.pages, f.collection_id, col.name as collection_name
+        select f.id, f.name, f.pages, f.collection_id, col.name as collection_name,
+               ${validityStatus({ id: sql`f.id`, docNumber: sql`f.doc_number`, expiresOn: sql`f.expires_on` })} as status,
+               ${incomingRelations(sql`f.id`, sql`f.doc_number`)} as relations
         from ${files} f join ${collections} col on col.id = f.collection_id
         where f.id in (${idList(ids)}) and f.status = 'ready' and f.enabled
       ), total as (
@@ -57,8 +86,9 @@ export async function filesWithTextIfWithin(
         from ${filePages} where ${filePages.fileId} in (select id from chosen)
       )
       select c.id as file_id, c.name as file_name, c.pages, c.collection_id, c.collection_name,
-             t.chars as total_chars,
-             p.page, p.label as section, p.source as text_source, p.text
+             c.status, c.relations, t.chars as total_chars,
+             p.page, p.label as section, p.source as text_source, p.text,
+             case when p.page is not null then ${passagesOf(sql`c.id`, sql`p.page`)} end as passages
       from chosen c cross join total t
       left join ${filePages} p on p.file_id = c.id and t.chars <= ${maxChars}
       order by c.id, p.page`),
@@ -71,6 +101,7 @@ export async function filesWithTextIfWithin(
       name: row.file_name,
       pages: Number(row.pages),
       collection: { id: row.collection_id, name: row.collection_name },
+      validity: { status: row.status, relations: row.relations },
     });
     if (row.page !== null && row.text !== null) {
       pages.push({
@@ -79,6 +110,7 @@ export async function filesWithTextIfWithin(
         section: row.section,
         text_source: row.text_source,
         text: row.text,
+        passages: readPassages(row.passages),
       });
     }
   }
@@ -96,7 +128,11 @@ export async function filesWithTextIfWithin(
   };
 }
 
-export type ChunkOnPage = ChunkMatch & { page_text: string };
+export type ChunkOnPage = ChunkMatch & {
+  page_text: string;
+  /** The passages of the chunk's page (see PagePassage); empty when the page has no text row. */
+  page_passages: PagePassage[];
+};
 
 /**
  * The `top` chunks of the files nearest to `vector`, each with its whole page's text: the
@@ -109,12 +145,22 @@ export async function nearestChunksWithPages(
   fileIds: string[],
   top: number,
 ): Promise<ChunkOnPage[]> {
+  type Row = Omit<ChunkOnPage, 'similarity' | 'page_passages'> & {
+    similarity: string | number;
+    page_passages: [number | string, number, number][] | null;
+  };
   const { rows } = await kdb.run(
-    kdb.db.execute<Omit<ChunkOnPage, 'similarity'> & { similarity: string | number }>(sql`
-      select n.*, coalesce(pt.text, n.content) as page_text
+    kdb.db.execute<Row>(sql`
+      select n.*, coalesce(pt.text, n.content) as page_text,
+             case when pt.page is not null then ${passagesOf(sql`n.file_id`, sql`n.page`)} end as page_passages
       from (${nearestChunksQuery(vector, { top, fileIds })}) n
       left join ${filePages} pt on pt.file_id = n.file_id and pt.page = n.page
       order by n.similarity desc, n.id`),
   );
-  return rows.map((row) => ({ ...row, id: Number(row.id), similarity: Number(row.similarity) }));
+  return rows.map((row) => ({
+    ...row,
+    id: Number(row.id),
+    similarity: Number(row.similarity),
+    page_passages: readPassages(row.page_passages),
+  }));
 }
