@@ -261,17 +261,31 @@ describe('a super admin’s session on a desktop screen', () => {
     expect(await answer.locator('.answer-notice.refusal p').first().textContent()).toBe(
       'No answer. Sorry, no relevant information was found, so no answer can be given.',
     );
-    // Why: the closest passage the service found, and what an answer needs (the refusal event).
+    // Why: the closest passage the service found (the refusal event), the scores folded.
     await expect
-      .poll(() => answer.locator('.refusal-reason').textContent())
-      .toMatch(
-        /^The closest passage, in .+\.pdf p\. \d+, scored 0\.[0-4]\d; answers need 0\.50\. Try other words/,
-      );
+      .poll(() => answer.locator('.refusal-reason p').first().textContent())
+      .toMatch(/^The closest passage found is not about .+: (.+\.pdf) · page \d+$/);
+    const why = answer.locator('details.refusal-scores');
+    expect(await why.getAttribute('open')).toBeNull();
+    expect(await why.textContent()).toMatch(
+      /similarity to the question is 0\.[0-4]\d; an answer needs 0\.50/,
+    );
     expect(await answer.locator('.markdown').textContent()).toBe('');
     expect(await answer.locator('.answer-mode').isVisible()).toBe(false);
     expect(await answer.locator('.sources').isVisible()).toBe(false);
     expect(await answer.locator('details.context').isVisible()).toBe(false);
     await screenshot(page, 'desktop-chat-refusal');
+
+    // Asked again within that file: its text is read (no similarity refusal), the file ticked.
+    const file = (await answer.locator('.refusal-reason a').textContent())!;
+    const turns = await page.locator('.turn').count();
+    await answer.getByRole('button', { name: `Ask in ${file} only` }).click();
+    await expect.poll(() => page.locator('.turn').count()).toBe(turns + 1);
+    const within = await lastAnswerWhenEnded(page);
+    expect(await within.getAttribute('data-state')).toBe('done');
+    expect(await within.locator('.question-scope').textContent()).toContain(file);
+    expect(await page.getByRole('checkbox', { name: file }).isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Search all files' }).click();
   });
 
   it('the stop button ends an answer while it streams', async () => {

@@ -181,8 +181,14 @@ describe('a Chinese browser', () => {
       '无法回答。非常抱歉，未能检索到相关信息，无法回答。',
     );
     await expect
-      .poll(() => answer.locator('.refusal-reason').textContent())
-      .toMatch(/^最接近的段落在 .+\.pdf 第 \d+ 页，相似度 0\.[0-4]\d；回答需要至少 0\.50。/);
+      .poll(() => answer.locator('.refusal-reason p').first().textContent())
+      .toMatch(/^找到的最接近的内容与问题关联不够，未据此回答： .+\.pdf · 第 \d+ 页$/);
+    expect(await answer.locator('details.refusal-scores').textContent()).toMatch(
+      /相似度为 0\.[0-4]\d，回答需要至少 0\.50/,
+    );
+    expect(await answer.getByRole('button', { name: /^只在 .+\.pdf 中提问$/ }).isVisible()).toBe(
+      true,
+    );
 
     // Asked in English on a Chinese page: the service words it in English, the page in Chinese
     // (by the message's code).

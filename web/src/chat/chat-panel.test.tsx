@@ -36,8 +36,37 @@ async function* answer() {
   yield { event: 'done', data: { mode: 'retrieval' } };
 }
 
-async function showChat({ collectionsFirst = true } = {}) {
+const LEASE = '55555555-5555-4555-8555-555555555555';
+
+/** A refusal: nothing similar enough, the closest passage in lease.pdf. */
+async function* refused() {
+  yield {
+    event: 'message',
+    data: { content: 'no', type: 'error', code: 'no_relevant_knowledge', request_id: 'r' },
+  };
+  yield {
+    event: 'refusal',
+    data: {
+      request_id: 'r',
+      best_similarity: 0.42,
+      threshold: 0.5,
+      candidates: [
+        {
+          file_id: LEASE,
+          file_name: 'lease.pdf',
+          page: 3,
+          section: null,
+          chunk_id: 7,
+          similarity: 0.42,
+        },
+      ],
+    },
+  };
+}
+
+async function showChat({ collectionsFirst = true, first = answer } = {}) {
   const Chat = vi.fn(async () => answer());
+  Chat.mockImplementationOnce(async () => first());
   const session = testSession({
     knowledge: {
       GetCollections: async () => [SHARED],
@@ -93,5 +122,34 @@ describe('the chat panel', () => {
       { body: expect.objectContaining({ collection_id: SHARED_COLLECTION_ID }) },
       expect.anything(),
     );
+  });
+
+  it('a refusal names the closest passage, and asks again within its file on request', async () => {
+    const { Chat } = await showChat({ first: refused });
+    const box = screen.getByLabelText('Your question');
+    fireEvent.input(box, { target: { value: 'Who repaints the hallway?' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+
+    const refusal = await screen.findByText(/^The closest passage found/);
+    const notice = refusal.closest('.answer-notice') as HTMLElement;
+    expect(within(notice).getByRole('link', { name: 'lease.pdf' }).getAttribute('href')).toBe(
+      `#/doc/${LEASE}?page=3&chunk=7`,
+    );
+    // The scores are there for who wants them, folded.
+    const why = notice.querySelector('details.refusal-scores') as HTMLDetailsElement;
+    expect(why.open).toBe(false);
+    expect(why.textContent).toContain('0.42');
+
+    fireEvent.click(within(notice).getByRole('button', { name: 'Ask in lease.pdf only' }));
+    await waitFor(() => expect(Chat).toHaveBeenCalledTimes(2));
+    expect(Chat).toHaveBeenLastCalledWith(
+      {
+        body: expect.objectContaining({ prompt: 'Who repaints the hallway?', file_id: LEASE }),
+      },
+      expect.anything(),
+    );
+    const turns = screen.getAllByRole('article');
+    expect(turns).toHaveLength(2);
+    expect(turns[1]!.querySelector('.question-scope')?.textContent).toContain('lease.pdf');
   });
 });

@@ -117,6 +117,7 @@ export function ChatPanel({ session, store, collections }: ChatPanelProps) {
                   session.announce(t((m) => m.filters.removed));
                   void session.reask(turn.prompt, filters);
                 }}
+                onAskInFile={(file) => void session.askInFile(turn.prompt, file)}
               />
             ))}
           </div>

@@ -167,15 +167,20 @@ export function createChatSession(
   /**
    * Asks the question in the box, with the filter bar's filters (none set: the service may
    * read some from the question, and says so). `again`: a question asked anew with these
-   * filters, explicit even when empty (a proposed filter removed), leaving the box alone.
+   * filters, explicit even when empty (a proposed filter removed), leaving the box alone; with
+   * `files`, within those files whatever the files panel has ticked.
    */
-  async function ask(again?: { prompt: string; filters: Filters }): Promise<void> {
+  async function ask(again?: {
+    prompt: string;
+    filters: Filters;
+    files?: { id: string; name: string }[];
+  }): Promise<void> {
     const prompt = again?.prompt ?? draft.text.value;
     const explicit = again ? again.filters : activeFilters(filters.value);
     if (streaming.value || !prompt.trim()) return;
     // A conversation still opening: the question waits for it no more, and starts afresh.
     if (opening) newConversation();
-    const files = store.selectedFiles();
+    const files = again?.files ?? store.selectedFiles();
     const continued = current.value;
     const mine = generation;
     const turn = createTurn(
@@ -258,6 +263,20 @@ export function createChatSession(
     }
   }
 
+  /** Stops the answer streaming, if one is, and waits until it has. */
+  async function stopped(): Promise<void> {
+    const running = streaming.value;
+    if (!running) return;
+    running.abort();
+    await new Promise<void>((settled) => {
+      const stop = streaming.subscribe((now) => {
+        if (now === running) return;
+        queueMicrotask(() => stop());
+        settled();
+      });
+    });
+  }
+
   void conversations.refresh();
   const reopen = sessionStorage.getItem(openKey);
   if (reopen) void open(reopen);
@@ -284,18 +303,18 @@ export function createChatSession(
      * streaming is stopped first, since it searched with the filter the user just removed.
      */
     reask: async (prompt: string, chosen: Filters) => {
-      const running = streaming.value;
-      if (running) {
-        running.abort();
-        await new Promise<void>((settled) => {
-          const stop = streaming.subscribe((now) => {
-            if (now === running) return;
-            queueMicrotask(() => stop());
-            settled();
-          });
-        });
-      }
+      await stopped();
       await ask({ prompt, filters: chosen });
+    },
+    /**
+     * The question asked again within one file (a refusal's closest passage's): the file is
+     * ticked in the files panel, so that follow-ups stay within it until the user unticks it.
+     */
+    askInFile: async (prompt: string, file: { id: string; name: string }) => {
+      store.clearSelection();
+      store.setSelected(file.id, true);
+      await stopped();
+      await ask({ prompt, filters: {}, files: [file] });
     },
     stop: () => streaming.value?.abort(),
     open,

@@ -13,7 +13,7 @@ import { orderSources, type NumberedSource } from './source-order';
  * (`第三章 财政支持 › 第十二条 · 第 2 页`), or its section's headings for formats without pages
  * (the heading path, when there is one, is the section's label and what lies within it).
  */
-const sourcePlace = (source: ChatSource, m: Messages) => {
+export const sourcePlace = (source: ChatSource, m: Messages) => {
   const path = source.heading_path;
   if (source.section) return m.chat.sourceSection(path ?? source.section);
   return path ? m.chat.sourceHeading(path, source.page) : m.chat.sourcePage(source.page);

@@ -19,8 +19,14 @@ export type TurnState =
 export interface TurnNotice {
   kind: 'refusal' | 'error' | 'stopped' | 'incomplete';
   text: Localized;
-  /** Why the service refused: the closest passage it found, or that it found none. */
-  reason?: Localized;
+  /** Why the service refused (its `refusal` event): the closest passage it found, if any. */
+  refusal?: RefusalReason;
+}
+
+export interface RefusalReason {
+  closest: ChatRefusal['candidates'][number] | undefined;
+  similarity: number | null;
+  threshold: number;
 }
 
 export interface TurnHooks {
@@ -160,23 +166,12 @@ export function createTurn(prompt: string, fileNames: readonly string[], hooks: 
     },
 
     /** Why the service refused (the event after its error message): the closest passage found. */
-    explain({ candidates, threshold }: ChatRefusal): void {
-      const closest = candidates[0];
+    explain({ candidates, threshold, best_similarity }: ChatRefusal): void {
       const shown = notice.value;
       if (!shown) return;
       notice.value = {
         ...shown,
-        reason: t((m) =>
-          closest
-            ? m.chat.refusalClosest(
-                closest.file_name,
-                closest.section ?? null,
-                closest.page,
-                closest.similarity,
-                threshold,
-              )
-            : m.chat.refusalNothing(threshold),
-        ),
+        refusal: { closest: candidates[0], similarity: best_similarity, threshold },
       };
     },
 

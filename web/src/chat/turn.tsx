@@ -9,6 +9,7 @@ import { addressCitations } from './citation-links';
 import { Sources } from './sources';
 import { ProposedFilters, type Filters } from './filter-bar';
 import { SupportNote } from './support-note';
+import { RefusalReason } from './refusal-reason';
 import type { Turn as TurnModel, TurnNotice } from './turn-model';
 import type { CollectionStore } from '../collection-store';
 import { useStore } from '../components/use-store';
@@ -21,12 +22,14 @@ export interface TurnProps {
   announce(text: Localized): void;
   /** Asks the question again with these filters (a proposed filter removed). */
   onRefilter?(filters: Filters): void;
+  /** Asks the question again within one file (a refusal's closest passage's). */
+  onAskInFile?(file: { id: string; name: string }): void;
   /** The user's collections: an owner of one an answer came from may make it official. */
   collections?: CollectionStore;
 }
 
 /** One question and its answer: streamed Markdown, what went wrong, the sources, feedback. */
-export function Turn({ turn, announce, onRefilter, collections }: TurnProps) {
+export function Turn({ turn, announce, onRefilter, onAskInFile, collections }: TurnProps) {
   const m = messages();
   const answer = turn.answer.value;
   const status = turn.status.value;
@@ -63,7 +66,7 @@ export function Turn({ turn, announce, onRefilter, collections }: TurnProps) {
       <div class="bubble answer" data-state={turn.state.value} ref={bubble}>
         <p class="speaker">{m.chat.answer}</p>
         <Markdown class="markdown" source={answer} />
-        <Notice notice={turn.notice.value} />
+        <Notice notice={turn.notice.value} onAskInFile={onAskInFile} />
         <SupportNote support={turn.support.value} />
         <OfflineNote />
         <p class="answer-status" hidden={status === undefined}>
@@ -93,10 +96,17 @@ export function Turn({ turn, announce, onRefilter, collections }: TurnProps) {
   );
 }
 
-function Notice({ notice }: { notice: TurnNotice | undefined }) {
+function Notice({
+  notice,
+  onAskInFile,
+}: {
+  notice: TurnNotice | undefined;
+  onAskInFile: TurnProps['onAskInFile'];
+}) {
   const m = messages();
   if (!notice) return <div class="answer-notice" hidden />;
-  const { kind, text, reason } = notice;
+  const { kind, text, refusal } = notice;
+  const closest = refusal?.closest;
   return (
     <div class={`answer-notice ${kind === 'incomplete' ? 'stopped' : kind}`}>
       <p>
@@ -111,7 +121,16 @@ function Notice({ notice }: { notice: TurnNotice | undefined }) {
         </strong>
         {now(text)}
       </p>
-      {reason && <p class="refusal-reason">{now(reason)}</p>}
+      {refusal && (
+        <RefusalReason
+          reason={refusal}
+          onAskInFile={
+            onAskInFile && closest
+              ? () => onAskInFile({ id: closest.file_id, name: closest.file_name })
+              : undefined
+          }
+        />
+      )}
     </div>
   );
 }

@@ -50,16 +50,17 @@ export const chat = translations({
     detailsPassage: 'Passage id',
     detailsCited: 'Cited',
     citedAs: (order: number) => `${formatInteger(order)}${['st', 'nd', 'rd'][order - 1] ?? 'th'}`,
-    refusalClosest: (
-      file: string,
-      section: string | null,
-      page: number,
-      similarity: number,
-      threshold: number,
-    ) =>
-      `The closest passage, in ${file} ${section ? `section “${section}”` : `p. ${formatInteger(page)}`}, scored ${formatDecimal2(similarity)}; answers need ${formatDecimal2(threshold)}. Try other words, or ask an administrator about the threshold.`,
-    refusalNothing: (threshold: number) =>
-      `Nothing in the knowledge base came close to the question (answers need a similarity of ${formatDecimal2(threshold)}).`,
+    refusalClosest:
+      'The closest passage found is not about the question closely enough to answer from:',
+    refusalNothing: 'Nothing in the knowledge base came close to the question.',
+    refusalNext:
+      'Try other words, or ask within that one file: a question about chosen files reads the files themselves, whatever the similarity.',
+    refusalAskInFile: (file: string) => `Ask in ${file} only`,
+    refusalWhy: 'Why?',
+    refusalScores: (similarity: number | null, threshold: number) =>
+      similarity === null
+        ? `No passage was similar to the question at all; an answer needs a similarity of ${formatDecimal2(threshold)}. An administrator sets this threshold.`
+        : `Its similarity to the question is ${formatDecimal2(similarity)}; an answer needs ${formatDecimal2(threshold)}. An administrator sets this threshold.`,
     modeFullText: 'Answered from the whole text of the chosen files.',
     modeFileRetrieval:
       'The chosen files are too long to read whole: answered from their most relevant pages.',
@@ -122,10 +123,16 @@ export const chat = translations({
     detailsPassage: '段落编号',
     detailsCited: '引用顺序',
     citedAs: (order) => `第 ${formatInteger(order)} 处`,
-    refusalClosest: (file, section, page, similarity, threshold) =>
-      `最接近的段落在 ${file} ${section ? `章节“${section}”` : `第 ${formatInteger(page)} 页`}，相似度 ${formatDecimal2(similarity)}；回答需要至少 ${formatDecimal2(threshold)}。请换个说法，或请管理员调整阈值。`,
-    refusalNothing: (threshold) =>
-      `知识库中没有与问题相近的内容（回答需要相似度至少 ${formatDecimal2(threshold)}）。`,
+    refusalClosest: '找到的最接近的内容与问题关联不够，未据此回答：',
+    refusalNothing: '知识库中没有与问题相近的内容。',
+    refusalNext:
+      '请换个说法再问，或只在这份文件中提问：针对所选文件的提问会直接阅读文件内容，不受相似度限制。',
+    refusalAskInFile: (file) => `只在 ${file} 中提问`,
+    refusalWhy: '为什么？',
+    refusalScores: (similarity, threshold) =>
+      similarity === null
+        ? `没有任何内容与问题相似；回答需要相似度至少 ${formatDecimal2(threshold)}。该阈值由管理员设置。`
+        : `其与问题的相似度为 ${formatDecimal2(similarity)}，回答需要至少 ${formatDecimal2(threshold)}。该阈值由管理员设置。`,
     modeFullText: '根据所选文件的全文回答。',
     modeFileRetrieval: '所选文件篇幅较长，无法全文读取：根据其中最相关的页面回答。',
     noAnswer: '无法回答。',
