@@ -32,7 +32,7 @@ export interface SourcesProps {
  */
 export function Sources({ sources, echo }: SourcesProps) {
   const m = messages();
-  const { cited, others } = orderSources(sources);
+  const { cited, others, shownAs } = orderSources(sources);
   const citesPdf = sources.some(isPdf);
   useEffect(() => {
     if (citesPdf) preparePdfViewer();
@@ -53,7 +53,7 @@ export function Sources({ sources, echo }: SourcesProps) {
       )}
       <details class="source-details">
         <summary>{m.chat.details}</summary>
-        {sources.length > 0 && <SourceScores sources={sources} />}
+        {sources.length > 0 && <SourceScores sources={sources} shownAs={shownAs} />}
         {echo !== undefined && (
           <>
             <h4>{m.chat.context}</h4>
@@ -68,12 +68,21 @@ export function Sources({ sources, echo }: SourcesProps) {
 }
 
 /**
- * Every source as the service told it, in its number's order: where, how similar, whether the
- * answer cites it, and the passage's id; each opens the viewer. Behind "Details" under an
- * answer; shown as is on the unhelpful answers review.
+ * Every source as the service told it: where, how similar, whether the answer cites it, and
+ * the passage's id; each opens the viewer. Behind "Details" under an answer, by the numbers the
+ * answer shows (`shownAs`); on the unhelpful answers review, as is, in the service's numbers.
  */
-export function SourceScores({ sources }: { sources: readonly ChatSource[] }) {
+export function SourceScores({
+  sources,
+  shownAs = (n) => n,
+}: {
+  sources: readonly ChatSource[];
+  shownAs?: (n: number) => number;
+}) {
   const m = messages();
+  const rows = sources
+    .map((source, index) => ({ number: shownAs(index + 1), source }))
+    .sort((a, b) => a.number - b.number);
   return (
     <table class="source-scores">
       <thead>
@@ -86,9 +95,9 @@ export function SourceScores({ sources }: { sources: readonly ChatSource[] }) {
         </tr>
       </thead>
       <tbody>
-        {sources.map((source, index) => (
+        {rows.map(({ number, source }, index) => (
           <tr key={index}>
-            <td>{index + 1}</td>
+            <td>{number}</td>
             <td>
               <a href={documentLink(source.file_id, source.page, source.chunk_id)}>
                 {source.file_name}
