@@ -5,6 +5,7 @@ import { setLocale } from '../i18n/locale';
 import { renderInSession, testSession } from '../testing/session';
 import { Turn } from './turn';
 import { createTurn } from './turn-model';
+import { modelInUse } from '../main/model-status';
 
 const hooks = () => ({ announce: vi.fn(), atEnd: () => false, toEnd: vi.fn() });
 
@@ -197,5 +198,45 @@ describe('a turn of the conversation', () => {
       expect(answer.querySelector('.markdown')?.textContent?.trim()).toBe('Partial'),
     );
     expect(answer.querySelector('.answer-notice.stopped')?.textContent).toMatch(/Stopped/);
+  });
+
+  it('says the offline stand-in wrote an answer only under what it wrote', async () => {
+    modelInUse.value = { offline: true } as never;
+    try {
+      const turns = [
+        createTurn('a', [], hooks()),
+        createTurn('b', [], hooks()),
+        createTurn('c', [], hooks()),
+      ];
+      renderInSession(
+        <>
+          {turns.map((turn) => (
+            <Turn key={turn.key} turn={turn} announce={vi.fn()} />
+          ))}
+        </>,
+      );
+      const [written, refused, official] = turns;
+      written!.message({ content: 'Rent is due.', type: 'content' } as never);
+      written!.finish();
+      refused!.message({ content: 'no', type: 'error', code: 'no_relevant_knowledge' } as never);
+      refused!.finish();
+      official!.message({ content: 'As written.', type: 'content' } as never);
+      official!.done({ request_id: 'r', mode: 'official', language: 'en' });
+      official!.finish();
+      const articles = screen.getAllByRole('article');
+      await waitFor(() =>
+        expect(articles[0]!.querySelector('.markdown')?.textContent).toContain('Rent'),
+      );
+      await waitFor(() =>
+        expect(articles[2]!.querySelector('.markdown')?.textContent).toContain('As written'),
+      );
+      expect(articles.map((a) => a.querySelector('.offline-note') !== null)).toEqual([
+        true,
+        false,
+        false,
+      ]);
+    } finally {
+      modelInUse.value = undefined;
+    }
   });
 });

@@ -70,7 +70,8 @@ export function Turn({ turn, announce, onRefilter, onAskInFile, collections }: T
         <Markdown class="markdown" source={answer} />
         <Notice notice={turn.notice.value} onAskInFile={onAskInFile} />
         <SupportNote support={turn.support.value} />
-        <OfflineNote />
+        {/* Only what the model wrote: not a refusal, not an official answer given as written. */}
+        {answer && mode !== 'official' && <OfflineNote />}
         <p class="answer-status" hidden={status === undefined}>
           {status && now(status)}
         </p>
