@@ -208,7 +208,7 @@ with what was answered by then, marked \`incomplete\`.
       stream: ChatMessage,
       // Over a daily limit (workers/chat/src/usage), a prompt or a body too long: before the
       // stream starts.
-      errors: ['quota_exceeded', 'prompt_too_long', 'body_too_large'],
+      errors: ['quota_exceeded', 'prompt_too_long'],
       events: {
         conversation: ChatConversation,
         sources: z.array(ChatSource),
@@ -250,7 +250,7 @@ the history.
       envelope: false,
       streamEnd: '[DONE]',
       errorProtocol: 'openai',
-      errors: ['quota_exceeded', 'prompt_too_long', 'instructions_too_long', 'body_too_large'],
+      errors: ['quota_exceeded', 'prompt_too_long', 'instructions_too_long'],
     }),
     ListModels: method({
       doc: `The grounding modes the OpenAI-compatible endpoint takes as \`model\`: \`kbchat\`.

@@ -517,8 +517,7 @@ its collection and is an editor or owner of the other. The same bytes already th
 other at its file or byte limit → 413 \`collection_limit_reached\` (the file stays where it was).`,
       params: { body: z.object({ id: z.uuid(), collection_id: z.uuid() }) },
       output: KnowledgeFile,
-      // Every 413 it answers: a body over the route's limit, the target at its limit.
-      errors: ['body_too_large', 'collection_limit_reached'],
+      errors: ['collection_limit_reached'],
     }),
     PutFileMetadata: method({
       doc: `Corrects what a document says of itself: only the fields sent change (null clears

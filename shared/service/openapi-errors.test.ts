@@ -38,6 +38,7 @@ describe('declared errors in the OpenAPI document', () => {
     expect(Object.keys(responses('/modulesvc/ask', 'post'))).toEqual([
       '200',
       '400',
+      '413',
       '429',
       'default',
     ]);
@@ -57,6 +58,22 @@ describe('declared errors in the OpenAPI document', () => {
     });
     // Routes that declare nothing keep the common answers only.
     expect(Object.keys(responses('/modulesvc/plain', 'get'))).toEqual(['204', 'default']);
+  });
+
+  it('documents the 413 of a body over its limit on every route that takes a body', () => {
+    // Not declared, yet answered (body-limit.ts runs before every mounted route).
+    expect(responses('/modulesvc/ask', 'post')['413']).toEqual({
+      description: expect.stringMatching(/^`body_too_large`: /),
+      content: {
+        'application/problem+json': {
+          schema: { $ref: '#/components/schemas/BodyTooLargeProblem' },
+        },
+      },
+    });
+    // A route whose over-limit body has its own answer declares it, and only it is listed.
+    const put = responses('/modulesvc/put', 'post')['413'] as JsonObject;
+    expect(put.description).toMatch(/^`file_too_large`: /);
+    expect(put.description).not.toMatch(/body_too_large/);
   });
 
   it('describes the code’s problem as the Problem and its members (resets_at, limit, used, allowed)', () => {

@@ -251,7 +251,8 @@ describe('openApiDocument', () => {
 
   it.each([
     ['/moduleknowledge/query', 'get', ['200', '400', '401', '403', 'default']],
-    ['/moduleknowledge/login', 'post', ['200', '400', 'default']],
+    // A route that takes a body answers 413 for one over its limit (body-limit.ts).
+    ['/moduleknowledge/login', 'post', ['200', '400', '413', 'default']],
     ['/moduleknowledge/files/{id}', 'delete', ['204', '400', '401', '403', 'default']],
     ['/moduleknowledge/maybe', 'get', ['200', '204', '400', 'default']],
     ['/moduleknowledge/explode', 'post', ['200', 'default']],
@@ -309,6 +310,7 @@ describe('openApiDocument', () => {
     });
     const doc = openApiDocument(service);
     expect(Object.keys(doc.components.schemas).sort()).toEqual([
+      'BodyTooLargeProblem',
       'Point',
       'Point2',
       'Problem',
@@ -408,7 +410,7 @@ describe('mergeOpenApi', () => {
     expect(merged.info).toEqual({ title: 'kbchat', version: '2.0.0' });
     expect(Object.keys(merged.paths)).toContain('/moduleauth/login2');
     expect(Object.keys(merged.paths)).toContain('/moduleknowledge/query');
-    expect(Object.keys(merged.components.schemas)).toEqual(['Problem']);
+    expect(Object.keys(merged.components.schemas)).toEqual(['Problem', 'BodyTooLargeProblem']);
     expect(refs(merged, merged).filter(([, ok]) => !ok)).toEqual([]);
   });
 

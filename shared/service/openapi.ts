@@ -270,7 +270,7 @@ function responsesOf(
   // Integer-like keys keep numeric order whatever the insertion order: 2xx before 4xx.
   const responses: JsonObject = {
     ...successResponses(route, schema, says),
-    ...declaredErrors(route.errors, schema, components, says),
+    ...declaredErrors(errorsOf(route), schema, components, says),
   };
   if (route.params.length > 0) responses['400'] = responseRef('BadRequest');
   if ((route.roles && !guestOnly(route)) || route.credential) {
@@ -281,6 +281,16 @@ function responsesOf(
   }
   responses.default = responseRef('Problem');
   return responses;
+}
+
+/**
+ * The codes a route answers beyond the common refusals: those it declares and, for a route that
+ * takes a body, the 413 of a body over its limit (every mounted route has one: body-limit.ts),
+ * unless it declares its own.
+ */
+function errorsOf(route: Route): readonly ErrorCode[] {
+  const ownLimit = route.errors.some((code) => ERRORS[code].overLimitBody);
+  return route.body === 'none' || ownLimit ? route.errors : [...route.errors, 'body_too_large'];
 }
 
 /** Routes marked `@role(guest)` alone: open to callers without a token. */

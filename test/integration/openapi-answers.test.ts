@@ -121,3 +121,17 @@ describe('the chat doors’ refusals before a stream are the ones the chat docum
     );
   });
 });
+
+describe('a body over its route’s limit: the 413 every module’s document declares', () => {
+  it.each([
+    ['/moduleknowledge/openapi.json', '/moduleknowledge/collection', 20 * 1024],
+    ['/moduleauth/openapi.json', '/moduleauth/api_key', 80 * 1024],
+    ['/modulechat/openapi.json', '/modulechat/official_answer', 80 * 1024],
+  ])('%s: POST %s', async (documentPath, path, size) => {
+    const moduleDocument = await (await call(documentPath)).json<OpenApiDocument>();
+    const answer = await call(path, { token: login, json: { name: 'x'.repeat(size) } });
+    expect(answer.status).toBe(413);
+    expect((await answer.clone().json<{ code: string }>()).code).toBe('body_too_large');
+    expect(await undescribed(moduleDocument, path, 'post', answer)).toEqual([]);
+  });
+});

@@ -79,6 +79,7 @@ export const collectionErrors = errorGroup({
   },
   file_too_large: {
     status: 413,
+    overLimitBody: true,
     en: 'The file is larger than the service accepts.',
     zh: '文件超过了服务允许的大小。',
   },

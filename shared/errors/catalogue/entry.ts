@@ -18,6 +18,11 @@ export type ErrorEntry = {
   members?: z.ZodObject;
   /** The headers its answer carries (AppError's `headers`), each with its value's schema. */
   headers?: Readonly<Record<string, z.ZodType>>;
+  /**
+   * It answers a request body over its route's limit (shared/service/body-limit.ts): a route
+   * that takes a body and declares no such code is documented as answering `body_too_large`.
+   */
+  overLimitBody?: true;
 } & Record<Language, string>;
 
 /** Checks a group of entries against {@link ErrorEntry} and keeps its literal keys. */

@@ -32,6 +32,7 @@ export const requestErrors = errorGroup({
   },
   body_too_large: {
     status: 413,
+    overLimitBody: true,
     en: 'What was sent is too large.',
     zh: '发送的内容过大。',
   },
