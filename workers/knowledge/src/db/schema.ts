@@ -414,6 +414,9 @@ export const chunks = pgTable(
   (t) => [
     // A chunk's position in its file, once: a retried step inserts nothing twice.
     uniqueIndex('chunks_file_id_index_key').on(t.fileId, t.index),
+    // A page's passages (store/chat-context.ts, for each page a chat about chosen files gives):
+    // without it each page would scan every chunk of its file.
+    index('chunks_file_page_idx').on(t.fileId, t.page),
     // Used by `ORDER BY embedding <=> $q LIMIT k` (cosine distance, ascending).
     index('chunks_embedding_hnsw_idx').using('hnsw', t.embedding.op('vector_cosine_ops')),
     // Used by `search_terms @@ tsquery` (keyword search, store/search.ts).

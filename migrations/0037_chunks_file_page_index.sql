@@ -1,0 +1,1 @@
+CREATE INDEX "chunks_file_page_idx" ON "chunks" USING btree ("file_id","page");
