@@ -289,7 +289,7 @@ function responsesOf(
  * unless it declares its own.
  */
 function errorsOf(route: Route): readonly ErrorCode[] {
-  const ownLimit = route.errors.some((code) => ERRORS[code].overLimitBody);
+  const ownLimit = route.errors.some((code) => (ERRORS[code] as ErrorEntry).overLimitBody);
   return route.body === 'none' || ownLimit ? route.errors : [...route.errors, 'body_too_large'];
 }
 

@@ -727,6 +727,15 @@ describe('knowledge’s own search routes', () => {
         429,
         'quota_exceeded',
       );
+      // The chosen file's text for a chat: whole, it costs no tokens and is given; too long
+      // for `max_chars`, the question is embedded to choose its pages, and that is refused.
+      const context = (maxChars: number) =>
+        call(
+          `/moduleknowledge/context?${new URLSearchParams({ text: `${WORD} 渡轮`, file_id: fileId, max_chars: String(maxChars), top: '3' })}`,
+          { token: alice.token },
+        );
+      expect(await data<{ mode: string }>(await context(100_000))).toMatchObject({ mode: 'full' });
+      await limitProblem(await context(10), 429, 'quota_exceeded');
     } finally {
       await data(await putLimits(admin, NO_LIMITS));
     }

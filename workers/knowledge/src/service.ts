@@ -55,8 +55,8 @@ export const knowledgeImpl: ServiceImpl<typeof knowledgeService, KnowledgeEnv, P
       () => query(params, ctx),
       (results) => results,
     ),
-  GetContext: (params, ctx) =>
-    meteredSearch(ctx, { text: params.text, collectionIds: null }, () => chatContext(params, ctx)),
+  // Limited and metered only when it embeds the question (chat-context.ts).
+  GetContext: chatContext,
   GetChunk: getChunk,
   GetPage: getPage,
   DeleteFile: remove,

@@ -8,6 +8,7 @@ import {
   type PagePassage,
 } from '../store/chat-context';
 import { embedQuestion } from './query';
+import { meteredSearch } from '../usage/metered-search';
 
 type Page = z.output<typeof ContextPage>;
 
@@ -39,7 +40,12 @@ export async function chatContext(
       })),
     };
   }
-  const vector = await embedQuestion(params.text, ctx);
+  // Only a context that embeds the question is limited and metered (over HTTP: chat counts its
+  // own), under the chosen files' collection: files that fit whole cost no tokens.
+  const collectionIds = [...new Set(whole.files.map((f) => f.collection.id))];
+  const vector = await meteredSearch(ctx, { text: params.text, collectionIds }, () =>
+    embedQuestion(params.text, ctx),
+  );
   const matches = await nearestChunksWithPages(
     kdb,
     vector,

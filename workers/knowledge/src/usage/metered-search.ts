@@ -14,7 +14,8 @@ import { knowledgeDb, type KnowledgeCall } from '../call';
 import { dailyLimits, searchQuotaCheck, searchUsage } from '../store/usage';
 
 /**
- * A search a person or a script makes over HTTP (`GET /moduleknowledge/query`, `/context`, a
+ * A search a person or a script makes over HTTP (`GET /moduleknowledge/query`, `/context` when
+ * the chosen files do not fit whole, a
  * retrieval test run) is limited and metered as MCP `search` is: the daily token limit refuses
  * it (429 `quota_exceeded`, in the language of what was searched), and the tokens its
  * embeddings spent are the user's usage, counted under the collection searched (or the one its
