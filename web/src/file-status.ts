@@ -1,3 +1,4 @@
+import { ERRORS, type ErrorCode, type ErrorEntry } from '#shared/errors/catalogue';
 import type { FileProgress } from './api/services';
 
 /**
@@ -86,21 +87,14 @@ export const isSearchable = (file: Pick<FileProgress, 'status'> & { enabled?: bo
   file.status === 'ready' && file.enabled !== false;
 
 /**
- * Failures of the document itself: the same bytes fail the same way, so Retry is not offered.
- * Anything else (the model, OCR or reader unavailable, a step that gave up, an internal
- * error, a code this version does not know) may pass on another try.
+ * Whether retrying a failed file can help: not for a failure of the document itself (the
+ * catalogue's `documentFault`: the same bytes fail the same way). Anything else (the model, OCR
+ * or reader unavailable, a PDF without text while OCR is off, an internal error, a code this
+ * version does not know) may pass on another try.
  */
-const DOCUMENT_FAULTS = new Set([
-  'document_encrypted',
-  'document_corrupt',
-  'document_no_text',
-  'document_too_many_pages',
-  'document_too_complex',
-  'document_bad_encoding',
-  'unsupported_format',
-  'file_too_large',
-]);
-
-/** Whether retrying a failed file can help. */
-export const retryCanHelp = (file: Pick<FileProgress, 'error'>) =>
-  !file.error || !DOCUMENT_FAULTS.has(file.error.code);
+export const retryCanHelp = (file: Pick<FileProgress, 'error'>) => {
+  const code = file.error?.code;
+  const entry: ErrorEntry | undefined =
+    code && code in ERRORS ? ERRORS[code as ErrorCode] : undefined;
+  return !entry?.documentFault;
+};

@@ -80,6 +80,7 @@ export const collectionErrors = errorGroup({
   file_too_large: {
     status: 413,
     overLimitBody: true,
+    documentFault: true,
     en: 'The file is larger than the service accepts.',
     zh: '文件超过了服务允许的大小。',
   },

@@ -8,26 +8,31 @@ import { errorGroup } from './entry.ts';
 export const documentErrors = errorGroup({
   unsupported_format: {
     status: 415,
+    documentFault: true,
     en: 'The file is not a document the service can read. Upload a PDF, a Word document (.docx), HTML, Markdown or plain text.',
     zh: '该文件不是服务能够读取的文档。请上传 PDF、Word 文档（.docx）、HTML、Markdown 或纯文本文件。',
   },
   pdf_encrypted: {
     status: 422,
+    documentFault: true,
     en: 'The PDF is password-protected. Remove the password (for example by printing it to a new PDF) and upload it again.',
     zh: '该 PDF 设有密码保护。请移除密码（例如将其打印为新的 PDF）后重新上传。',
   },
   pdf_corrupt: {
     status: 422,
+    documentFault: true,
     en: 'The PDF could not be read: it is damaged or incomplete. Download or export it again and retry.',
     zh: '无法读取该 PDF：文件已损坏或不完整。请重新下载或导出后再试。',
   },
   pdf_too_many_pages: {
     status: 422,
+    documentFault: true,
     en: 'The PDF has more pages than allowed. Split it into smaller documents.',
     zh: '该 PDF 的页数超过了上限。请将其拆分为较小的文档。',
   },
   pdf_too_complex: {
     status: 422,
+    documentFault: true,
     en: 'The PDF needs more work to read than allowed (its content decompresses to too much data, or its pages hold too much text). Save or print it again as a new PDF, or split it into smaller documents, and upload that.',
     zh: '读取该 PDF 所需的处理量超过了上限（内容解压后数据过多，或页面文字过多）。请将其重新保存或打印为新的 PDF，或拆分为较小的文档后上传。',
   },
@@ -40,6 +45,7 @@ export const documentErrors = errorGroup({
   /** OCR read every page without a text layer and found no text either. */
   pdf_ocr_no_text: {
     status: 422,
+    documentFault: true,
     en: 'The PDF has no text layer, and text recognition (OCR) found no legible text on its pages. If it is a scan, scan it again at 200 dpi or more, upright and in focus, and upload it again.',
     zh: '该 PDF 没有文字层，文字识别（OCR）也未能在页面上识别出文字。如果是扫描件，请以 200 dpi 以上的分辨率重新扫描（页面端正、清晰）后再上传。',
   },
@@ -57,31 +63,37 @@ export const documentErrors = errorGroup({
   },
   document_encrypted: {
     status: 422,
+    documentFault: true,
     en: 'The document is password-protected. Remove the password and upload it again.',
     zh: '该文档设有密码保护。请移除密码后重新上传。',
   },
   document_corrupt: {
     status: 422,
+    documentFault: true,
     en: 'The document could not be read: it is damaged or incomplete. Save or export it again and retry.',
     zh: '无法读取该文档：文件已损坏或不完整。请重新保存或导出后再试。',
   },
   document_too_many_pages: {
     status: 422,
+    documentFault: true,
     en: 'The document has more sections than allowed. Split it into smaller documents.',
     zh: '该文档的章节数超过了上限。请将其拆分为较小的文档。',
   },
   document_too_complex: {
     status: 422,
+    documentFault: true,
     en: 'The document is too large or too complex to read. Split it into smaller documents, or save it again as PDF or plain text.',
     zh: '该文档过大或过于复杂，无法读取。请将其拆分为较小的文档，或另存为 PDF 或纯文本后上传。',
   },
   document_no_text: {
     status: 422,
+    documentFault: true,
     en: 'The document contains no text.',
     zh: '该文档中没有文字。',
   },
   document_bad_encoding: {
     status: 422,
+    documentFault: true,
     en: 'The text is not valid UTF-8, UTF-16 or GB18030. Save it as UTF-8 and upload it again.',
     zh: '该文本不是有效的 UTF-8、UTF-16 或 GB18030 编码。请将其另存为 UTF-8 后重新上传。',
   },
@@ -94,6 +106,7 @@ export const documentErrors = errorGroup({
   /** A file whose processing stopped at the same point again and again. */
   ingest_gave_up: {
     status: 422,
+    documentFault: true,
     en: 'Processing the file stopped again and again at the same point, so it was given up. It may need more memory or time than allowed: save it again (for example as PDF or plain text), or split it, and upload it again.',
     zh: '该文件的处理多次在同一处中断，已放弃处理。它可能需要超出允许范围的内存或时间：请另存为其他格式（例如 PDF 或纯文本）或拆分后重新上传。',
   },

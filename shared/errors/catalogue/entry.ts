@@ -23,6 +23,11 @@ export type ErrorEntry = {
    * that takes a body and declares no such code is documented as answering `body_too_large`.
    */
   overLimitBody?: true;
+  /**
+   * A failure of the document itself (a file's `error_code`): the same bytes fail the same way,
+   * so retrying the file cannot help (the web app offers no Retry).
+   */
+  documentFault?: true;
 } & Record<Language, string>;
 
 /** Checks a group of entries against {@link ErrorEntry} and keeps its literal keys. */
