@@ -31,7 +31,7 @@ export function RefusalReason({ reason, onAskInFile }: RefusalReasonProps) {
           </p>
           <p>{m.chat.refusalNext}</p>
           {onAskInFile && (
-            <button type="button" class="secondary" onClick={onAskInFile}>
+            <button type="button" class="button small" onClick={onAskInFile}>
               {m.chat.refusalAskInFile(closest.file_name)}
             </button>
           )}
