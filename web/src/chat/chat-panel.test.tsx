@@ -64,11 +64,8 @@ async function* refused() {
   };
 }
 
-async function showChat({
-  collectionsFirst = true,
-  first = answer as () => AsyncGenerator<unknown>,
-} = {}) {
-  const Chat = vi.fn(async (): Promise<AsyncGenerator<unknown>> => answer());
+async function showChat({ collectionsFirst = true, first = answer } = {}) {
+  const Chat = vi.fn(async () => answer());
   Chat.mockImplementationOnce(async () => first());
   const session = testSession({
     knowledge: {

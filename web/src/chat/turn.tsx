@@ -7,7 +7,6 @@ import { Markdown } from '../markdown/markdown';
 import { Feedback } from './feedback';
 import { addressCitations } from './citation-links';
 import { Sources } from './sources';
-import { orderSources } from './source-order';
 import { ProposedFilters, type Filters } from './filter-bar';
 import { SupportNote } from './support-note';
 import { RefusalReason } from './refusal-reason';
@@ -52,7 +51,6 @@ export function Turn({ turn, announce, onRefilter, onAskInFile, collections }: T
           s.file_name,
           s.section ? m.chat.sourceSection(s.section) : m.chat.sourcePage(s.page),
         ),
-      orderSources(sources).shownAs,
     );
   }, [answer, sources, mode, m]);
   return (
