@@ -15,7 +15,6 @@ describe('retryCanHelp', () => {
       'document_too_complex',
       'unsupported_format',
       'file_too_large',
-      'ingest_gave_up',
     ]) {
       expect(retryCanHelp(failed(code)), code).toBe(false);
     }

@@ -95,6 +95,6 @@ export const isSearchable = (file: Pick<FileProgress, 'status'> & { enabled?: bo
 export const retryCanHelp = (file: Pick<FileProgress, 'error'>) => {
   const code = file.error?.code;
   const entry: ErrorEntry | undefined =
-    code && code in ERRORS ? ERRORS[code as ErrorCode] : undefined;
+    code && Object.hasOwn(ERRORS, code) ? ERRORS[code as ErrorCode] : undefined;
   return !entry?.documentFault;
 };

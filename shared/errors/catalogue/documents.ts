@@ -106,7 +106,6 @@ export const documentErrors = errorGroup({
   /** A file whose processing stopped at the same point again and again. */
   ingest_gave_up: {
     status: 422,
-    documentFault: true,
     en: 'Processing the file stopped again and again at the same point, so it was given up. It may need more memory or time than allowed: save it again (for example as PDF or plain text), or split it, and upload it again.',
     zh: '该文件的处理多次在同一处中断，已放弃处理。它可能需要超出允许范围的内存或时间：请另存为其他格式（例如 PDF 或纯文本）或拆分后重新上传。',
   },
