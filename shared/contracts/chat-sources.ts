@@ -35,7 +35,9 @@ export const ChatSource = z.object({
   similarity: z.number().nullable(),
   /**
    * The passage: open it with `GET /moduleknowledge/chunk?id=` (the document viewer highlights
-   * it on its page). Null for a page given whole (`full_text`): the page itself is the source.
+   * it on its page). For a page of chosen files, the passage of the page the citing sentences
+   * were taken from; null when no passage clearly is (or the page is not cited): the page itself
+   * is the source.
    */
   chunk_id: z.number().int().nullable().optional(),
   /**

@@ -64,8 +64,11 @@ async function* refused() {
   };
 }
 
-async function showChat({ collectionsFirst = true, first = answer } = {}) {
-  const Chat = vi.fn(async () => answer());
+async function showChat({
+  collectionsFirst = true,
+  first = answer as () => AsyncGenerator<unknown>,
+} = {}) {
+  const Chat = vi.fn(async (): Promise<AsyncGenerator<unknown>> => answer());
   Chat.mockImplementationOnce(async () => first());
   const session = testSession({
     knowledge: {

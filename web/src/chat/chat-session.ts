@@ -311,9 +311,11 @@ export function createChatSession(
      * ticked in the files panel, so that follow-ups stay within it until the user unticks it.
      */
     askInFile: async (prompt: string, file: { id: string; name: string }) => {
+      // Another answer streaming (or this one asked already): it is not cut off for this.
+      if (streaming.value) return;
       store.clearSelection();
       store.setSelected(file.id, true);
-      await stopped();
+      announce(t((m) => m.chat.askingInFile(file.name)));
       await ask({ prompt, filters: {}, files: [file] });
     },
     stop: () => streaming.value?.abort(),

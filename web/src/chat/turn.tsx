@@ -68,8 +68,9 @@ export function Turn({ turn, announce, onRefilter, onAskInFile, collections }: T
         <Markdown class="markdown" source={answer} />
         <Notice notice={turn.notice.value} onAskInFile={onAskInFile} />
         <SupportNote support={turn.support.value} />
-        {/* Only what the model wrote: not a refusal, not an official answer given as written. */}
-        {answer && mode !== 'official' && <OfflineNote />}
+        {/* Only what the model wrote: not a refusal, not an official answer given as written
+            (known once the answer has ended: an official answer streams before it says so). */}
+        {answer && turn.ended.value && mode !== 'official' && <OfflineNote />}
         <p class="answer-status" hidden={status === undefined}>
           {status && now(status)}
         </p>

@@ -63,7 +63,7 @@ export function ModelNotice() {
   );
 }
 
-/** Under every answer while the offline stand-in answers; "connect a model" opens the header's. */
+/** Under every answer the offline stand-in wrote (turn.tsx); "connect a model" opens the header's. */
 export function OfflineNote() {
   const m = messages().record;
   if (!modelInUse.value?.offline) return null;

@@ -56,6 +56,8 @@ export const chat = translations({
     refusalNext:
       'Try other words, or ask within that one file: a question about chosen files reads the files themselves, whatever the similarity.',
     refusalAskInFile: (file: string) => `Ask in ${file} only`,
+    askingInFile: (file: string) =>
+      `Asking again in ${file} only; it is ticked in the files panel until you untick it.`,
     refusalWhy: 'Why?',
     refusalScores: (similarity: number | null, threshold: number) =>
       similarity === null
@@ -128,6 +130,8 @@ export const chat = translations({
     refusalNext:
       '请换个说法再问，或只在这份文件中提问：针对所选文件的提问会直接阅读文件内容，不受相似度限制。',
     refusalAskInFile: (file) => `只在 ${file} 中提问`,
+    askingInFile: (file) =>
+      `正在只在 ${file} 中重新提问；该文件已在文件列表中勾选，取消勾选即可恢复。`,
     refusalWhy: '为什么？',
     refusalScores: (similarity, threshold) =>
       similarity === null

@@ -279,7 +279,7 @@ async function* answerIn(
   const sources = prepared.sources(answerText);
   // A cited document repealed, amended or expired: said after the answer, as text every client
   // shows (validity-note.ts). Not part of what the support check reads.
-  const note = validityNote(sources, language);
+  const note = validityNote(sources, language, prepared.mode === 'retrieval');
   if (note) {
     yield content(safe ? neutraliseMarkup(note) : note);
     if (outcome) outcome.answer = answerText + note;

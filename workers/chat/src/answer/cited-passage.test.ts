@@ -25,11 +25,18 @@ describe('citedPassage', () => {
     expect(citedPassage(page, ['乘用车每辆补贴五千元'])).toBe(11);
   });
 
-  it('a tie keeps the passage knowledge named; nothing in common keeps it too', () => {
+  it('a tie or too little in common: the passage knowledge named, else the page', () => {
     const page = { text: TEXT, passages, chunk_id: 12 };
     expect(citedPassage(page, ['乘用车每辆补贴'])).toBe(12);
-    expect(citedPassage(page, ['Nothing here matches at all'])).toBe(12);
-    expect(citedPassage({ text: TEXT, passages }, ['乘用车每辆补贴'])).toBe(11);
+    expect(citedPassage({ text: TEXT, passages }, ['乘用车每辆补贴'])).toBeNull();
+  });
+
+  it('a passage that shares only a word or two is not where the sentence came from', () => {
+    // 补贴 is in both first articles; the rest of the sentence in neither.
+    expect(citedPassage({ text: TEXT, passages }, ['申请补贴须在本市办理登记手续'])).toBeNull();
+    expect(citedPassage({ text: TEXT, passages, chunk_id: 13 }, ['申请补贴须在本市办理'])).toBe(13);
+    // An article's own number is no figure: "第二条" does not point at passage 12 by its 2.
+    expect(citedPassage({ text: TEXT, passages }, ['第二条规定的事项'])).toBeNull();
   });
 
   it('without passages or citing sentences: the passage knowledge named, or none', () => {

@@ -13,7 +13,12 @@ type Relation = NonNullable<Source['validity']>['relations'][number];
  * source's number in the answer (its place among the sources), as the answer cites it.
  * Undefined when no cited source needs a word.
  */
-export function validityNote(sources: readonly Source[], language: Language): string | undefined {
+export function validityNote(
+  sources: readonly Source[],
+  language: Language,
+  /** False where the answer cites pages by marker, not by number (a chat about chosen files). */
+  numbered = true,
+): string | undefined {
   const byFile = new Map<string, { numbers: number[]; source: Source }>();
   sources.forEach((source, i) => {
     const status = source.validity?.status;
@@ -25,8 +30,8 @@ export function validityNote(sources: readonly Source[], language: Language): st
   if (byFile.size === 0) return undefined;
   const words = WORDS[language];
   const sentences = [...byFile.values()].map(({ numbers, source }) => {
-    const cited = numbers.map((n) => `[${n}]`).join('');
-    return `${cited} ${words.sentence(documentName(source.file_name), what(source, words))}`;
+    const cited = numbered ? `${numbers.map((n) => `[${n}]`).join('')} ` : '';
+    return `${cited}${words.sentence(documentName(source.file_name), what(source, words))}`;
   });
   return `\n\n> ${words.lead}${sentences.join(words.separator)}`;
 }
