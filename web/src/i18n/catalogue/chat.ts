@@ -80,10 +80,10 @@ export const chat = translations({
   },
   zh: {
     conversation: '对话',
-    introTitle: '就你的文档提问',
+    introTitle: '就您的文件提问',
     intro:
       '回答只来自知识库中的文件，并注明出处所在的页码或章节。在知识库中勾选文件，即可只在这些文件中查找。',
-    yourQuestion: '你的问题',
+    yourQuestion: '您的问题',
     placeholder: '请输入问题…',
     hint: '按 Enter 发送，Shift+Enter 换行。',
     send: '发送',
@@ -92,7 +92,7 @@ export const chat = translations({
       count === 1 ? '仅在此文件中查找：' : `仅在这 ${formatInteger(count)} 个文件中查找：`,
     searchAll: '在全部文件中查找',
     inCollection: (name) => `资料集“${name}”：`,
-    emptyKnowledgeBase: '知识库还是空的：请先上传文档。',
+    emptyKnowledgeBase: '知识库还是空的：请先上传文件。',
     noneReady: (processing) =>
       processing === 0
         ? '没有可检索的文件：没有已就绪的文件。'
@@ -100,7 +100,7 @@ export const chat = translations({
     searchingOne: '正在唯一的文件中查找。',
     searchingAll: (count) =>
       count === undefined ? '在全部文件中查找。' : `在全部 ${formatInteger(count)} 个文件中查找。`,
-    you: '你',
+    you: '您',
     answer: '回答',
     askedIn: (names) => `范围：${names}`,
     searching: '正在检索知识库…',
@@ -113,17 +113,17 @@ export const chat = translations({
     sourceSection: (section) => `章节“${section}”`,
     sourceHeading: (path, page) => `${path} · 第 ${formatInteger(page)} 页`,
     openSource: (number, file, place) =>
-      `出处 ${formatInteger(number)}：${file}，${place}（在文档中打开该段落）`,
+      `出处 ${formatInteger(number)}：${file}，${place}（在文档中打开该片段）`,
     citationLabel: (number, file, place) => `出处 ${formatInteger(number)}：${file}，${place}`,
     alsoRetrieved: (count) => `另检索到、未引用（${formatInteger(count)}）`,
-    details: '详细信息：相似度、段落与提示词',
+    details: '详细信息：相似度、片段与提示词',
     detailsFile: '出处',
     detailsSimilarity: '相似度',
-    detailsPassage: '段落编号',
+    detailsPassage: '片段编号',
     detailsCited: '引用顺序',
     citedAs: (order) => `第 ${formatInteger(order)} 处`,
     refusalClosest: (file, section, page, similarity, threshold) =>
-      `最接近的段落在 ${file} ${section ? `章节“${section}”` : `第 ${formatInteger(page)} 页`}，相似度 ${formatDecimal2(similarity)}；回答需要至少 ${formatDecimal2(threshold)}。请换个说法，或请管理员调整阈值。`,
+      `最接近的片段在 ${file} ${section ? `章节“${section}”` : `第 ${formatInteger(page)} 页`}，相似度 ${formatDecimal2(similarity)}；回答需要至少 ${formatDecimal2(threshold)}。请换个说法，或请管理员调整阈值。`,
     refusalNothing: (threshold) =>
       `知识库中没有与问题相近的内容（回答需要相似度至少 ${formatDecimal2(threshold)}）。`,
     modeFullText: '根据所选文件的全文回答。',
