@@ -93,7 +93,7 @@ describe('the answer record in Markdown', () => {
     expect(md).toContain('模型：未记录');
     expect(md).toContain('> 省外出差住宿费每天的限额是多少？');
     expect(md).toContain('**[1] annual-leave-policy.md**，第 2 页');
-    expect(md).toContain('*该段落已不存在。*');
+    expect(md).toContain('*该片段已不存在。*');
     expect(md).toContain('离线演示模型');
   });
 
@@ -145,8 +145,8 @@ describe('the answer record in Markdown', () => {
     );
     expect(en).toContain('*Switched off by a keeper since: no longer searched.*');
     const zh = renderAnswerRecord(record({ language: 'zh', turns: [edited] }));
-    expect(zh).toContain('*该段落已于 2026-11-26 07:10:00 UTC 由维护人员修改（在本次回答之后）');
-    expect(zh).toContain('*该段落此后已被维护人员停用，不再参与检索。*');
+    expect(zh).toContain('*该片段已于 2026-11-26 07:10:00 UTC 由维护人员修改（在本次回答之后）');
+    expect(zh).toContain('*该片段此后已被维护人员停用，不再参与检索。*');
     // A passage as it was: no note.
     expect(renderAnswerRecord(record())).not.toMatch(/Corrected by|Switched off/);
   });

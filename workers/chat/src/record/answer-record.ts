@@ -140,12 +140,12 @@ const LABELS = {
     notCited: '未被引用',
     similarity: '相似度',
     ocr: '文字由 OCR 识别，请与原件核对',
-    passageGone: '该段落已不存在。',
+    passageGone: '该片段已不存在。',
     passagePage: '整页内容已提供给模型。',
-    passageUnrecorded: '该回答未记录段落。',
+    passageUnrecorded: '该回答未记录片段。',
     passageEdited: (at: string) =>
-      `该段落已于 ${at} 由维护人员修改（在本次回答之后）：以上为修改后的文本，并非回答时依据的文本。`,
-    passageDisabled: '该段落此后已被维护人员停用，不再参与检索。',
+      `该片段已于 ${at} 由维护人员修改（在本次回答之后）：以上为修改后的文本，并非回答时依据的文本。`,
+    passageDisabled: '该片段此后已被维护人员停用，不再参与检索。',
   },
 } as const;
 
