@@ -265,7 +265,7 @@ describe('a super admin’s session on a desktop screen', () => {
     await expect
       .poll(() => answer.locator('.refusal-reason').textContent())
       .toMatch(
-        /^The closest passage, in .+\.pdf p\. \d+, scored 0\.[0-4]\d; answers need 0\.50\. Try other words/,
+        /^The closest passage, in .+\.pdf, (.+ · )?page \d+, scored 0\.[0-4]\d; answers need 0\.50\. Try other words/,
       );
     expect(await answer.locator('.markdown').textContent()).toBe('');
     expect(await answer.locator('.answer-mode').isVisible()).toBe(false);

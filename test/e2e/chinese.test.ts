@@ -180,7 +180,9 @@ describe('a Chinese browser', () => {
     );
     await expect
       .poll(() => answer.locator('.refusal-reason').textContent())
-      .toMatch(/^最接近的片段在 .+\.pdf 第 \d+ 页，相似度 0\.[0-4]\d；回答需要至少 0\.50。/);
+      .toMatch(
+        /^最接近的片段在 .+\.pdf (.+ · )?第 \d+ 页，相似度 0\.[0-4]\d；回答需要至少 0\.50。/,
+      );
 
     // Asked in English on a Chinese page: the service words it in English, the page in Chinese
     // (by the message's code).

@@ -9,6 +9,7 @@ import type {
 } from '../api/services';
 import { t, type Localized } from '../i18n/bind';
 import { codedText } from '../i18n/failure';
+import { sourcePlace } from '../source-place';
 import { asStreamed, storedSupport, type SentenceSupport } from './stored-answer';
 import type { Filters } from './filter-bar';
 
@@ -170,8 +171,7 @@ export function createTurn(prompt: string, fileNames: readonly string[], hooks: 
           closest
             ? m.chat.refusalClosest(
                 closest.file_name,
-                closest.section ?? null,
-                closest.page,
+                sourcePlace(closest),
                 closest.similarity,
                 threshold,
               )

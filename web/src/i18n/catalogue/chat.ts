@@ -35,10 +35,6 @@ export const chat = translations({
     sources: 'Sources',
     ocrBadge: 'OCR',
     ocrBadgeTitle: 'Text read by OCR from a scanned page: check it against the original.',
-    sourcePage: (page: number) => `page ${formatInteger(page)}`,
-    sourceSection: (section: string) => `section “${section}”`,
-    /** A passage's chapter and article (or numbered section) with its page. */
-    sourceHeading: (path: string, page: number) => `${path} · page ${formatInteger(page)}`,
     openSource: (number: number, file: string, place: string) =>
       `Source ${formatInteger(number)}: ${file}, ${place} (opens the document at the passage)`,
     citationLabel: (number: number, file: string, place: string) =>
@@ -50,14 +46,9 @@ export const chat = translations({
     detailsPassage: 'Passage id',
     detailsCited: 'Cited',
     citedAs: (order: number) => `${formatInteger(order)}${['st', 'nd', 'rd'][order - 1] ?? 'th'}`,
-    refusalClosest: (
-      file: string,
-      section: string | null,
-      page: number,
-      similarity: number,
-      threshold: number,
-    ) =>
-      `The closest passage, in ${file} ${section ? `section “${section}”` : `p. ${formatInteger(page)}`}, scored ${formatDecimal2(similarity)}; answers need ${formatDecimal2(threshold)}. Try other words, or ask an administrator about the threshold.`,
+    /** `place`: where in the file (../../source-place.ts). */
+    refusalClosest: (file: string, place: string, similarity: number, threshold: number) =>
+      `The closest passage, in ${file}, ${place}, scored ${formatDecimal2(similarity)}; answers need ${formatDecimal2(threshold)}. Try other words, or ask an administrator about the threshold.`,
     refusalNothing: (threshold: number) =>
       `Nothing in the knowledge base came close to the question (answers need a similarity of ${formatDecimal2(threshold)}).`,
     modeFullText: 'Answered from the whole text of the chosen files.',
@@ -109,9 +100,6 @@ export const chat = translations({
     sources: '出处',
     ocrBadge: 'OCR',
     ocrBadgeTitle: '该页文字由扫描件 OCR 识别，请与原件核对。',
-    sourcePage: (page) => `第 ${formatInteger(page)} 页`,
-    sourceSection: (section) => `章节“${section}”`,
-    sourceHeading: (path, page) => `${path} · 第 ${formatInteger(page)} 页`,
     openSource: (number, file, place) =>
       `出处 ${formatInteger(number)}：${file}，${place}（在文档中打开该片段）`,
     citationLabel: (number, file, place) => `出处 ${formatInteger(number)}：${file}，${place}`,
@@ -122,8 +110,8 @@ export const chat = translations({
     detailsPassage: '片段编号',
     detailsCited: '引用顺序',
     citedAs: (order) => `第 ${formatInteger(order)} 处`,
-    refusalClosest: (file, section, page, similarity, threshold) =>
-      `最接近的片段在 ${file} ${section ? `章节“${section}”` : `第 ${formatInteger(page)} 页`}，相似度 ${formatDecimal2(similarity)}；回答需要至少 ${formatDecimal2(threshold)}。请换个说法，或请管理员调整阈值。`,
+    refusalClosest: (file, place, similarity, threshold) =>
+      `最接近的片段在 ${file} ${place}，相似度 ${formatDecimal2(similarity)}；回答需要至少 ${formatDecimal2(threshold)}。请换个说法，或请管理员调整阈值。`,
     refusalNothing: (threshold) =>
       `知识库中没有与问题相近的内容（回答需要相似度至少 ${formatDecimal2(threshold)}）。`,
     modeFullText: '根据所选文件的全文回答。',
