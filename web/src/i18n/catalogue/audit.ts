@@ -43,6 +43,34 @@ export const audit = translations({
     result: 'Outcome',
     nobody: 'nobody signed in',
     viaKey: 'API key',
+    /** The trail's word for an address it was not given (the local stack, calls between modules). */
+    unknownAddress: 'unknown',
+    unknownAddressTitle:
+      'No client address was recorded: the local stack does not trust the header that carries it, and calls between modules have none.',
+    /** An object with no name of its own: what it is, and the start of its id. */
+    objectId: (type: string, id: string) => `${type} ${id.slice(0, 8)}`,
+    objectTypes: {
+      user: 'User',
+      api_key: 'API key',
+      file: 'File',
+      chunk: 'Passage',
+      collection: 'Collection',
+      official_answer: 'Official answer',
+      conversation: 'Conversation',
+      message: 'Question',
+      question: 'Question',
+      limits: 'Limits',
+    } as Record<string, string>,
+    allCollections: 'All collections',
+    /** A question as the object of its record (chat.question): its words. */
+    questionAsked: (question: string) => `“${question}”`,
+    withReason: (outcome: string, reason: string) => `${outcome} (${reason})`,
+    reasons: {
+      unknown_user: 'unknown user',
+      wrong_password: 'wrong password',
+      user_disabled: 'account disabled',
+      too_many_attempts: 'too many attempts',
+    } as Record<string, string>,
     modules: { auth: 'Accounts', knowledge: 'Knowledge', chat: 'Chat' } as Record<string, string>,
     outcomes: { ok: 'Done', denied: 'Refused', failed: 'Failed' } as Record<string, string>,
     actions: {
@@ -127,6 +155,31 @@ export const audit = translations({
     result: '结果',
     nobody: '未登录',
     viaKey: 'API 密钥',
+    unknownAddress: '未知',
+    unknownAddressTitle:
+      '未记录客户端地址：本地运行时不采信携带地址的请求头，模块之间的调用也没有地址。',
+    objectId: (type, id) => `${type} ${id.slice(0, 8)}`,
+    objectTypes: {
+      user: '用户',
+      api_key: 'API 密钥',
+      file: '文件',
+      chunk: '片段',
+      collection: '资料集',
+      official_answer: '标准口径',
+      conversation: '对话',
+      message: '问题',
+      question: '问题',
+      limits: '限额',
+    },
+    allCollections: '全部资料集',
+    questionAsked: (question) => `“${question}”`,
+    withReason: (outcome, reason) => `${outcome}（${reason}）`,
+    reasons: {
+      unknown_user: '用户不存在',
+      wrong_password: '密码错误',
+      user_disabled: '账号已停用',
+      too_many_attempts: '尝试次数过多',
+    },
     modules: { auth: '账号', knowledge: '知识库', chat: '问答' },
     outcomes: { ok: '成功', denied: '被拒绝', failed: '失败' },
     actions: {
