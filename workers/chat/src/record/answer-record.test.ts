@@ -99,7 +99,9 @@ describe('the answer record in Markdown', () => {
     );
     expect(md).toContain('**[2] old-rules.pdf**，第 7 页');
     expect(md).toContain('*该片段已不存在。*');
-    expect(md).toContain('离线演示模型');
+    expect(md).toContain(
+      '- 导出时使用的模型：gpt-4o-mini（离线演示模型：回答为原文摘录，并非模型撰写）',
+    );
   });
 
   it('says what a refused or unchecked answer lacks, and a whole page given', () => {

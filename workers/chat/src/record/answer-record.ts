@@ -203,7 +203,11 @@ export function renderAnswerRecord(record: AnswerRecord): string {
   out.push(`- ${l.timeZone}${colon}${inlineText(record.timeZone ?? 'UTC')}`);
   out.push(`- ${l.turns}${colon}${record.turns.length}`);
   if (record.currentModel) {
-    const note = record.currentModel.offline ? ` (${l.offline})` : '';
+    const note = !record.currentModel.offline
+      ? ''
+      : record.language === 'zh'
+        ? `（${l.offline}）`
+        : ` (${l.offline})`;
     out.push(`- ${l.modelNow}${colon}${inlineText(record.currentModel.name)}${note}`);
   }
   record.turns.forEach((turn, index) => {
