@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isTimeZone } from '../i18n/time-zone';
 import { defineService, enumOf, fileDownload, method, webResponse } from '../service';
 import { AnswerSettings, GapReport, OfficialAnswer, OfficialAnswerInput } from './answer-upkeep';
 import { ChatRefusal, ChatSource, OfficialGiven, SentenceSupport, Usage } from './chat-sources';
@@ -335,8 +336,21 @@ protocol allows. @path(/mcp) @credential(key)`,
 question and answer with its time, the model, which sentences were found in the sources, and
 each source's file, page and passage text (a passage deleted since: said so). \`format\` is
 \`markdown\` (the web app prints the same record as PDF). Labels follow the conversation's
-language; the file is named after its title. @path(/conversation/export)`,
-      params: { id: z.uuid(), format: z.enum(['markdown']).default('markdown') },
+language; the file is named after its title. Times are in \`time_zone\` (an IANA name such as
+\`Asia/Shanghai\`; the web app sends its reader's), else UTC, each with its offset
+(\`2026-11-26 14:44:07 UTC+08:00\`) and the zone named at the top. @path(/conversation/export)`,
+      params: {
+        id: z.uuid(),
+        format: z.enum(['markdown']).default('markdown'),
+        time_zone: z
+          .string()
+          .max(64)
+          .refine(isTimeZone, 'not a time zone')
+          .optional()
+          .describe(
+            'The time zone to write the times in (IANA, e.g. `Asia/Shanghai`); UTC without it.',
+          ),
+      },
       output: fileDownload({ contentTypes: ['text/markdown'] }),
     }),
     PutConversation: method({

@@ -40,4 +40,17 @@ describe('the API reference in Chinese', () => {
       }
     }
   });
+
+  // The web app's words: a chunk is a 片段 (分块 is only the act, in ingestion), a collection a
+  // 资料集, the audit trail 操作留痕; 知识库 is the whole of what the service holds.
+  it('uses the web app’s words for chunks, collections and the audit trail', () => {
+    const summaries = Object.values(ZH_SUMMARIES).flatMap((routes) => Object.values(routes));
+    for (const text of [...summaries, ...Object.values(ZH_MODULE_DOCS)]) {
+      expect(text).not.toMatch(/段落|文本块|审计日志|你/);
+    }
+    for (const summary of summaries) expect(summary).not.toMatch(/分块/);
+    expect(ZH_SUMMARIES.knowledge?.GetQuery).toBe('与 text 最匹配的片段');
+    expect(ZH_SUMMARIES.knowledge?.PostCollection).toBe('创建资料集');
+    expect(ZH_SUMMARIES.auth?.GetAudit).toMatch(/^操作留痕，/);
+  });
 });

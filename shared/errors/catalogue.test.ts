@@ -42,6 +42,12 @@ describe('the error catalogue', () => {
     }
   });
 
+  it('addresses the reader as 您, as a government office writes', () => {
+    const informal = Object.entries(ERRORS).filter(([, entry]) => entry.zh.includes('你'));
+    expect(informal.map(([code]) => code)).toEqual([]);
+    expect(ERRORS.quota_exceeded.zh).toMatch(/^您今天的提问次数/);
+  });
+
   it('gives failed requests an error status, and refusals (answers) 200', () => {
     for (const [code, entry] of Object.entries(ERRORS)) {
       if ((REFUSAL_CODES as string[]).includes(code)) expect(entry.status, code).toBe(200);

@@ -115,7 +115,7 @@ describe('a super admin’s session on a desktop screen', () => {
     const copy = page.locator('.upload', { hasText: 'copy-of-charter.pdf' });
     await expect.poll(() => copy.getAttribute('data-state')).toBe('duplicate');
     expect(await copy.locator('.upload-status').textContent()).toBe(
-      `Already in the knowledge base as “${ENGLISH}”; nothing was added.`,
+      `Already in this collection as “${ENGLISH}”; nothing was added.`,
     );
     expect(await page.locator('.file').count()).toBe(1);
     await page.getByRole('button', { name: 'Clear finished uploads' }).click();
@@ -264,7 +264,7 @@ describe('a super admin’s session on a desktop screen', () => {
     // Why: the closest passage the service found (the refusal event), the scores folded.
     await expect
       .poll(() => answer.locator('.refusal-reason p').first().textContent())
-      .toMatch(/^The closest passage found is not about .+: (.+\.pdf) · page \d+$/);
+      .toMatch(/^The closest passage found is not about .+: (.+\.pdf) · (.+ · )?page \d+$/);
     const why = answer.locator('details.refusal-scores');
     expect(await why.getAttribute('open')).toBeNull();
     expect(await why.textContent()).toMatch(

@@ -40,7 +40,7 @@ afterAll(async () => {
 describe('the audit trail', () => {
   for (const [language, locale, uploaded, filterLabel] of [
     ['en', 'en-GB', 'Collection created', 'Action'],
-    ['zh', 'zh-CN', '创建知识库', '操作'],
+    ['zh', 'zh-CN', '创建资料集', '操作'],
   ] as const) {
     it.each(['desktop', 'phone'] as const)(
       `${language}: lists, filters and is axe-clean on %s`,

@@ -113,25 +113,23 @@ describe('a Chinese browser', () => {
         [ENGLISH, tagged(ENGLISH_POLICY_FIXTURE.pages)],
         [CHINESE, tagged(CHINESE_POLICY_FIXTURE.pages)],
       ],
-      '选择文档…',
+      '选择文件…',
     );
     const english = page.locator('.upload', { hasText: ENGLISH });
     await expect.poll(() => english.getAttribute('data-state')).toBe('added');
-    expect(await english.locator('.upload-status').textContent()).toBe(
-      '已添加：3 页，4 个文本块。',
-    );
+    expect(await english.locator('.upload-status').textContent()).toBe('已添加：3 页，4 个片段。');
     await expect
       .poll(() => page.locator('.upload', { hasText: CHINESE }).getAttribute('data-state'))
       .toBe('added');
     const row = page.locator('.file', { hasText: ENGLISH });
     await expect.poll(() => row.count()).toBe(1);
-    expect(await row.locator('.file-meta').textContent()).toMatch(/3 页 · 4 个文本块 · 2\.\d KB/);
+    expect(await row.locator('.file-meta').textContent()).toMatch(/3 页 · 4 个片段 · 2\.\d KB/);
     expect(await row.locator('time').textContent()).toMatch(/^\d{4}年\d{1,2}月\d{1,2}日/);
 
     // The service's refusal, translated by its code (unsupported_format), not by its English
     // words: an image, whatever its name says.
     const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: '选择文档…' }).click();
+    await page.getByRole('button', { name: '选择文件…' }).click();
     await (
       await chooser
     ).setFiles([{ name: 'notes.pdf', mimeType: 'application/pdf', buffer: PNG }]);
@@ -182,7 +180,7 @@ describe('a Chinese browser', () => {
     );
     await expect
       .poll(() => answer.locator('.refusal-reason p').first().textContent())
-      .toMatch(/^找到的最接近的内容与问题关联不够，未据此回答： .+\.pdf · 第 \d+ 页$/);
+      .toMatch(/^找到的最接近的片段与问题关联不够，未据此回答： .+\.pdf · (.+ · )?第 \d+ 页$/);
     expect(await answer.locator('details.refusal-scores').textContent()).toMatch(
       /相似度为 0\.[0-4]\d，回答需要至少 0\.50/,
     );

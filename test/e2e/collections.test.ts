@@ -295,7 +295,7 @@ describe('collections in Chinese', () => {
       expect(await seriousViolations(page)).toEqual([]);
       await dialog.getByRole('button', { name: '创建资料集' }).click();
       await expect.poll(() => switcher.locator('option:checked').textContent()).toBe(name);
-      expect(await page.locator('.collection-hint').textContent()).toContain('你的角色：所有者');
+      expect(await page.locator('.collection-hint').textContent()).toContain('您的角色：所有者');
       expect(await seriousViolations(page)).toEqual([]);
       await screenshot(page, 'desktop-collections-zh');
 

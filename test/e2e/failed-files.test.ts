@@ -55,14 +55,14 @@ const LANGUAGES = [
     locale: 'zh-CN',
     name: `图书馆开放时间-${tag}.pdf`,
     text: '青禾市图书馆工作日上午九点开门，下午六点闭馆。',
-    choose: '选择文档…',
+    choose: '选择文件…',
     modelDown: '语言模型暂时不可用，请稍后再试。',
     failed: '失败',
     notSearchable: '不可检索：读取或建立索引失败。请重试或将其删除。',
     retry: (name: string) => `重试 ${name}`,
     remove: (name: string) => `删除 ${name}`,
     retrying: (name: string) => `正在重新处理 ${name}。`,
-    added: /^已添加：1 页，1 个文本块。$/,
+    added: /^已添加：1 页，1 个片段。$/,
   },
 ] as const;
 

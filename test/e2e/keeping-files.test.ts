@@ -112,7 +112,7 @@ describe('keeping files', () => {
     await page.goto('/');
     await logInAsAdmin(page);
     await page.goto(`/#/chunks/${fileId}`);
-    await page.getByRole('heading', { name: `分块：${NAME}` }).waitFor();
+    await page.getByRole('heading', { name: `片段：${NAME}` }).waitFor();
     const chunk = page.locator('.chunk-list li.chunk', { hasText: CORRECTED });
     expect(await chunk.locator('.badge.off').textContent()).toBe('已停用');
     const box = (await chunk.boundingBox())!;

@@ -60,7 +60,7 @@ const LANGUAGES = [
     locale: 'zh-CN',
     note: /^OCR 2 页为 OCR 识别（置信度 \d+%），引用前请与原件核对。$/,
     badge: '该页文字由扫描件 OCR 识别，请与原件核对。',
-    questionBox: '你的问题',
+    questionBox: '您的问题',
   },
 ] as const;
 

@@ -81,6 +81,23 @@ describe('a conversation exported as its record', () => {
     expect(markdown).toMatch(
       /```text\n[^`]*Bound registers may be borrowed for at most 21 days, and only by staff\.[^`]*\n```/,
     );
+
+    // In the reader's time zone (the web app sends its browser's), each time with its offset.
+    const local = await call(
+      `/modulechat/conversation/export?id=${id}&time_zone=${encodeURIComponent('Asia/Shanghai')}`,
+      { token: alice },
+    );
+    const localText = await local.text();
+    expect(local.status, localText).toBe(200);
+    expect(localText).toMatch(/Asked: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\+08:00/);
+    expect(localText).toContain('- Time zone: Asia/Shanghai');
+    const nowhere = await call(
+      `/modulechat/conversation/export?id=${id}&time_zone=Mars%2FOlympus`,
+      {
+        token: alice,
+      },
+    );
+    expect(nowhere.status).toBe(400);
   });
 
   it('says when a cited passage was corrected or switched off after the answer', async () => {

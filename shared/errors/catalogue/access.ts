@@ -14,7 +14,7 @@ export const accessErrors = errorGroup({
     status: 403,
     detail: 'Access denied',
     en: 'You are not allowed to do that.',
-    zh: '你没有执行此操作的权限。',
+    zh: '您没有执行此操作的权限。',
   },
   login_required: {
     status: 403,
@@ -94,18 +94,18 @@ export const accessErrors = errorGroup({
   sso_no_account: {
     status: 403,
     en: 'There is no account here for you. Ask an administrator to create one.',
-    zh: '此处没有你的账号，请联系管理员创建。',
+    zh: '此处没有您的账号，请联系管理员创建。',
   },
   sso_account_disabled: {
     status: 403,
     en: 'Your account here is disabled.',
-    zh: '你在此处的账号已被停用。',
+    zh: '您在此处的账号已被停用。',
   },
   /** The provider's role claim would have made the last active super admin a user. */
   sso_last_super_admin: {
     status: 409,
     en: 'Your identity provider no longer counts you as an administrator, but you are the last super admin here, so you were not signed in. Make someone else a super admin first, or ask for the role at the provider.',
-    zh: '身份提供方已不再将你视为管理员，但你是此处最后一位超级管理员，因此未能登录。请先将他人设为超级管理员，或向身份提供方申请恢复该角色。',
+    zh: '身份提供方已不再将您视为管理员，但您是此处最后一位超级管理员，因此未能登录。请先将他人设为超级管理员，或向身份提供方申请恢复该角色。',
   },
   sso_nothing_waiting: {
     status: 404,

@@ -27,7 +27,7 @@ export const chatErrors = errorGroup({
   quota_exceeded: {
     status: 429,
     en: 'You have reached your daily limit of questions or tokens. It resets at midnight UTC.',
-    zh: '你今天的提问次数或令牌用量已达上限，将于 UTC 零点（北京时间上午 8 点）重置。',
+    zh: '您今天的提问次数或令牌用量已达上限，将于 UTC 零点（北京时间上午 8 点）重置。',
     // What workers/chat/src/usage/quota.ts puts in the problem (the OpenAPI documents say so).
     members: z.object({
       resets_at: z.iso.datetime().describe('When the daily limits reset: the next midnight UTC.'),
@@ -71,7 +71,7 @@ export const refusalErrors = errorGroup({
   collections_unavailable: {
     status: 200,
     en: 'Sorry, the chosen collection is not available to you (deleted, or you are not a member), so no answer can be given.',
-    zh: '非常抱歉，所选资料集不可用（已删除或你不是其成员），无法回答',
+    zh: '非常抱歉，所选资料集不可用（已删除或您不是其成员），无法回答',
   },
 });
 

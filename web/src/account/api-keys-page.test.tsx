@@ -78,12 +78,14 @@ describe('my API keys', () => {
       { body: { name: 'MCP client', expires_at: endOfDay('2031-05-06') } },
       expect.anything(),
     );
-    expect(within(dialog).getByText(/will not be shown again/)).toBeTruthy();
+    // Both warnings look like warnings; only a copy that worked is said as a success.
+    expect(within(dialog).getByText(/will not be shown again/).className).toBe('notice warning');
     const secret = within(dialog).getByLabelText('API key') as HTMLInputElement;
     expect(secret.value).toBe(`kbc_${'x'.repeat(43)}`);
     expect(secret.readOnly).toBe(true);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Copy' }));
     await waitFor(() => expect(within(dialog).getByRole('status').textContent).toBe('Copied.'));
+    expect(within(dialog).getByRole('status').className).toBe('copy-status');
     expect(writeText).toHaveBeenCalledWith(secret.value);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -106,9 +108,11 @@ describe('my API keys', () => {
       expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Copy' })),
     );
     fireEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
-    expect(within(dialog).getByRole('status').textContent).toBe(
+    const status = within(dialog).getByRole('status');
+    expect(status.textContent).toBe(
       'The key has not been copied yet. Press Done again to close without it.',
     );
+    expect(status.classList.contains('warning')).toBe(true);
     expect(screen.getByRole('dialog')).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());

@@ -13,8 +13,14 @@ export function newKeyDialog(name: string, key: string): Promise<void> {
   return openDialog<void>((done) => <NewKey name={name} secret={key} close={done} />, undefined);
 }
 
+/** What the dialog last said under the key: that it was copied, or a warning (not copied). */
+interface Said {
+  text: Localized;
+  warning: boolean;
+}
+
 function NewKey({ name, secret, close }: { name: string; secret: string; close(): void }) {
-  const [said, setSaid] = useState<Localized | undefined>();
+  const [said, setSaid] = useState<Said | undefined>();
   // Done closes at once after a copy; before one, it warns first (Enter twice must not lose it).
   const [copied, setCopied] = useState(false);
   const [warned, setWarned] = useState(false);
@@ -24,16 +30,16 @@ function NewKey({ name, secret, close }: { name: string; secret: string; close()
     try {
       await navigator.clipboard.writeText(secret);
       setCopied(true);
-      setSaid(t((m) => m.account.copied));
+      setSaid({ text: t((m) => m.account.copied), warning: false });
     } catch {
-      setSaid(t((m) => m.account.copyFailed));
+      setSaid({ text: t((m) => m.account.copyFailed), warning: true });
     }
   }
 
   function done(): void {
     if (copied || warned) return close();
     setWarned(true);
-    setSaid(t((m) => m.account.notCopied));
+    setSaid({ text: t((m) => m.account.notCopied), warning: true });
   }
 
   return (
@@ -53,8 +59,10 @@ function NewKey({ name, secret, close }: { name: string; secret: string; close()
           />
         )}
       </Field>
-      <p class="copy-status" role="status">
-        {said && now(said)}
+      {/* A key not copied is a warning, in the warning's colours like the one above; only a
+          copy that worked is said in the success colour. */}
+      <p class={said?.warning ? 'copy-status notice warning' : 'copy-status'} role="status">
+        {said && now(said.text)}
       </p>
       <DialogActions>
         <button type="button" class="button primary" autofocus onClick={() => void copy()}>

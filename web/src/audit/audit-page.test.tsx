@@ -73,7 +73,7 @@ describe('the audit page', () => {
     expect(within(upload!).getByText(`API key ${keyId.slice(0, 8)}`)).toBeTruthy();
     expect(within(upload!).getByText('203.0.113.7')).toBeTruthy();
     expect(within(login!).getByText('Sign-in')).toBeTruthy();
-    expect(within(login!).getByText('Refused (wrong_password)')).toBeTruthy();
+    expect(within(login!).getByText('Refused (wrong password)')).toBeTruthy();
     expect(within(upload!).getByRole('rowheader').querySelector('time')?.dateTime).toBe(
       '2026-11-26T08:09:10.000Z',
     );
@@ -157,6 +157,62 @@ describe('the audit page', () => {
     const table = await screen.findByRole('table', { name: '共 1 条记录' });
     expect(within(table).getByText('上传文件')).toBeTruthy();
     expect(within(table).getByText('成功')).toBeTruthy();
+  });
+
+  it('says in Chinese what the trail stores in English or as a bare id', async () => {
+    setLocale('zh');
+    const message = '0f1e2d3c-4b5a-4987-8654-3210fedcba98';
+    const question = '年休假有几天？';
+    renderInSession(
+      <AuditPage />,
+      testSession(
+        service([
+          record(5, {
+            action: 'chat.question',
+            address: 'unknown',
+            object_type: 'message',
+            object_id: message,
+            object_label: null,
+            detail: { via: 'chat', question, status: 'complete' },
+          }),
+          record(4, {
+            action: 'chat.question',
+            object_type: 'question',
+            object_id: message,
+            object_label: null,
+            detail: {},
+          }),
+          record(3, {
+            action: 'chat.limits_update',
+            object_type: 'limits',
+            object_id: '1',
+            object_label: 'usage_limits',
+          }),
+          record(2, {
+            action: 'knowledge.reindex',
+            object_type: 'collection',
+            object_id: null,
+            object_label: 'all collections',
+          }),
+          record(1, {
+            action: 'auth.login',
+            outcome: 'denied',
+            object_label: 'ada',
+            detail: { reason: 'wrong_password' },
+          }),
+        ]),
+      ),
+    );
+    const table = await screen.findByRole('table', { name: '共 5 条记录' });
+    const [, asked, unnamed, limits, reindex, login] = within(table).getAllByRole('row');
+    const address = within(asked!).getByText('未知');
+    expect(address.title).toMatch(/^未记录客户端地址/);
+    expect(within(asked!).getByText(`“${question}”`).title).toBe(message);
+    expect(within(unnamed!).getByText('问题 0f1e2d3c').title).toBe(message);
+    expect(within(limits!).getByText('限额')).toBeTruthy();
+    expect(within(reindex!).getByText('全部资料集')).toBeTruthy();
+    expect(within(login!).getByText('被拒绝（密码错误）')).toBeTruthy();
+    expect(table.textContent).not.toMatch(/unknown|usage_limits|all collections|wrong_password/);
   });
 
   it('says "Access denied" to a user who is not a super admin', async () => {

@@ -1,7 +1,50 @@
 import { DataTable, type Column } from '../components/data-table';
 import { formatDate } from '../i18n/format';
-import { messages } from '../i18n/messages';
+import { messages, type Messages } from '../i18n/messages';
 import type { AuditRecord } from './audit-page';
+
+/** A question longer than this is cut in the table (the CSV export has it whole). */
+const QUESTION_SHOWN = 100;
+/** What the trail stores for an address it was not given (shared/audit/client-address.ts). */
+const UNKNOWN_ADDRESS = 'unknown';
+/** The label a re-index of every collection is stored with (workers/knowledge/src/store/audit.ts). */
+const ALL_COLLECTIONS = 'all collections';
+
+/** The client address, in the reader's language when the trail did not know it. */
+function Address({ address, m }: { address: string | null; m: Messages['audit'] }) {
+  if (address === UNKNOWN_ADDRESS) {
+    return (
+      <span class="address quiet" title={m.unknownAddressTitle}>
+        {m.unknownAddress}
+      </span>
+    );
+  }
+  return <span class="address">{address ?? ''}</span>;
+}
+
+/**
+ * What a record was done to, in words a reader can use: its name as it was then; a question
+ * (chat.question keeps no name, only its words in the detail) by its words; the labels the
+ * service stores in English (the limits, every collection) in the reader's language; else what
+ * kind of object it is and the start of its id, the whole id in the title.
+ */
+function objectName(r: AuditRecord, m: Messages['audit']): string {
+  const type = r.object_type ?? '';
+  if (type === 'limits') return m.objectTypes.limits ?? type;
+  if (type === 'collection' && r.object_id === null && r.object_label === ALL_COLLECTIONS) {
+    return m.allCollections;
+  }
+  if (r.object_label) return r.object_label;
+  const question = r.detail.question;
+  if ((type === 'message' || type === 'question') && typeof question === 'string' && question) {
+    const shown = [...question];
+    return m.questionAsked(
+      shown.length > QUESTION_SHOWN ? `${shown.slice(0, QUESTION_SHOWN).join('')}…` : question,
+    );
+  }
+  if (!r.object_id) return '';
+  return m.objectId(m.objectTypes[type] ?? type, r.object_id);
+}
 
 /** The records of one page: when, who (and through which key), from where, what, on what, how it ended. */
 export function AuditTable(props: { records: AuditRecord[]; total: number }) {
@@ -25,7 +68,7 @@ export function AuditTable(props: { records: AuditRecord[]; total: number }) {
           </span>
         ) : null,
     },
-    { header: m.audit.address, cell: (r) => <span class="address">{r.address ?? ''}</span> },
+    { header: m.audit.address, cell: (r) => <Address address={r.address} m={m.audit} /> },
     {
       header: m.audit.what,
       cell: (r) => (
@@ -38,7 +81,7 @@ export function AuditTable(props: { records: AuditRecord[]; total: number }) {
       header: m.audit.on,
       cell: (r) => (
         <span class="object" title={r.object_id ?? undefined}>
-          {r.object_label ?? r.object_id ?? ''}
+          {objectName(r, m.audit)}
         </span>
       ),
     },
@@ -46,8 +89,12 @@ export function AuditTable(props: { records: AuditRecord[]; total: number }) {
       header: m.audit.result,
       cell: (r) => (
         <span class={`badge outcome-${r.outcome}`}>
-          {m.audit.outcomes[r.outcome]}
-          {typeof r.detail.reason === 'string' ? ` (${r.detail.reason})` : ''}
+          {typeof r.detail.reason === 'string'
+            ? m.audit.withReason(
+                m.audit.outcomes[r.outcome] ?? r.outcome,
+                m.audit.reasons[r.detail.reason] ?? r.detail.reason,
+              )
+            : m.audit.outcomes[r.outcome]}
         </span>
       ),
     },

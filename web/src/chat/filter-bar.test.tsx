@@ -115,7 +115,7 @@ describe('questions asked with filters', () => {
     const chat = createChatSession(session, store, collections);
     renderInSession(<ChatPanel session={chat} store={store} collections={collections} />, session);
     await collections.refresh();
-    const box = screen.getByLabelText('你的问题');
+    const box = screen.getByLabelText('您的问题');
 
     fireEvent.input(box, { target: { value: '只看杭州市的补贴' } });
     fireEvent.keyDown(box, { key: 'Enter' });

@@ -1,6 +1,6 @@
 import { messages } from '../i18n/messages';
 import { documentLink } from '../main/route';
-import { sourcePlace } from './sources';
+import { sourcePlace } from '../source-place';
 import type { RefusalReason as Reason } from './turn-model';
 
 export interface RefusalReasonProps {
@@ -27,7 +27,7 @@ export function RefusalReason({ reason, onAskInFile }: RefusalReasonProps) {
             <a href={documentLink(closest.file_id, closest.page, closest.chunk_id)}>
               {closest.file_name}
             </a>{' '}
-            · {sourcePlace(closest, m)}
+            · {sourcePlace(closest)}
           </p>
           <p>{m.chat.refusalNext}</p>
           {onAskInFile && (

@@ -2,22 +2,12 @@ import type { ChatSource } from '../api/services';
 import { collectionName, SHARED_COLLECTION_ID } from '../collection-access';
 import { now } from '../i18n/bind';
 import { formatDecimal2 } from '../i18n/format';
-import { messages, type Messages } from '../i18n/messages';
+import { messages } from '../i18n/messages';
 import { documentLink } from '../main/route';
 import { useEffect } from 'preact/hooks';
 import { preparePdfViewer } from '../viewer/pdf-engine';
+import { sourcePlace } from '../source-place';
 import { orderSources, type NumberedSource } from './source-order';
-
-/**
- * Where a source was found: its page, with its chapter and article when the document has them
- * (`第三章 财政支持 › 第十二条 · 第 2 页`), or its section's headings for formats without pages
- * (the heading path, when there is one, is the section's label and what lies within it).
- */
-export const sourcePlace = (source: ChatSource, m: Messages) => {
-  const path = source.heading_path;
-  if (source.section) return m.chat.sourceSection(path ?? source.section);
-  return path ? m.chat.sourceHeading(path, source.page) : m.chat.sourcePage(source.page);
-};
 
 export interface SourcesProps {
   sources: readonly ChatSource[];
@@ -93,7 +83,7 @@ export function SourceScores({ sources }: { sources: readonly ChatSource[] }) {
               <a href={documentLink(source.file_id, source.page, source.chunk_id)}>
                 {source.file_name}
               </a>{' '}
-              · {sourcePlace(source, m)}
+              · {sourcePlace(source)}
             </td>
             <td>{source.similarity === null ? '—' : formatDecimal2(source.similarity)}</td>
             <td>{source.citation == null ? '—' : m.chat.citedAs(source.citation)}</td>
@@ -121,11 +111,11 @@ function SourceList({ rows }: { rows: NumberedSource[] }) {
             <a
               class="source-link"
               href={documentLink(source.file_id, source.page, source.chunk_id)}
-              aria-label={m.chat.openSource(number, source.file_name, sourcePlace(source, m))}
+              aria-label={m.chat.openSource(number, source.file_name, sourcePlace(source))}
             >
               {source.file_name}
             </a>
-            <span class="source-meta">{sourcePlace(source, m)}</span>
+            <span class="source-meta">{sourcePlace(source)}</span>
             {source.text_source === 'ocr' && (
               <span class="badge source-ocr" title={m.chat.ocrBadgeTitle}>
                 {m.chat.ocrBadge}

@@ -10,6 +10,7 @@ import { Sources } from './sources';
 import { ProposedFilters, type Filters } from './filter-bar';
 import { SupportNote } from './support-note';
 import { RefusalReason } from './refusal-reason';
+import { sourcePlace } from '../source-place';
 import type { Turn as TurnModel, TurnNotice } from './turn-model';
 import type { CollectionStore } from '../collection-store';
 import { useStore } from '../components/use-store';
@@ -45,12 +46,7 @@ export function Turn({ turn, announce, onRefilter, onAskInFile, collections }: T
       bubble.current!,
       sources,
       mode === 'retrieval' ? 'numbers' : 'markers',
-      (n, s) =>
-        m.chat.citationLabel(
-          n,
-          s.file_name,
-          s.section ? m.chat.sourceSection(s.section) : m.chat.sourcePage(s.page),
-        ),
+      (n, s) => m.chat.citationLabel(n, s.file_name, sourcePlace(s)),
     );
   }, [answer, sources, mode, m]);
   return (
@@ -160,7 +156,7 @@ function OwnedMakeOfficial(props: {
       question: props.turn.prompt,
       answer: props.turn.answer.value,
       citations: cited.map((s) => s.chunk_id!),
-      cited: cited.map((s) => ({ chunk_id: s.chunk_id!, file_name: s.file_name, page: s.page })),
+      cited: cited.map((s) => ({ ...s, chunk_id: s.chunk_id! })),
     });
     if (saved) props.announce(t((m) => m.official.saved));
   }

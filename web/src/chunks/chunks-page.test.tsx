@@ -131,9 +131,9 @@ describe('the chunks screen', () => {
     expect(await screen.findByText('Off')).toBeTruthy();
     expect(PutChunk).toHaveBeenCalledWith({ body: { id: 101, enabled: false } }, expect.anything());
     setLocale('zh');
-    fireEvent.click(await screen.findByRole('button', { name: '启用分块 #2' }));
+    fireEvent.click(await screen.findByRole('button', { name: '启用片段 #2' }));
     await waitFor(() => expect(screen.queryByText('已停用')).toBeNull());
-    expect(screen.getByRole('heading', { name: '分块：leave.pdf' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: '片段：leave.pdf' })).toBeTruthy();
   });
 
   it('says not found for a file the caller may not read', async () => {

@@ -325,7 +325,7 @@ describe('the files panel with hundreds of files', () => {
     expect(visible[0]!.className).toBe('file-name');
     expect(screen.getAllByText('Indexing: 120 of 480 passages').length).toBeGreaterThan(0);
     setLocale('zh');
-    expect((await screen.findAllByText('正在建立索引：120/480 段')).length).toBeGreaterThan(0);
+    expect((await screen.findAllByText('正在建立索引：120/480 个片段')).length).toBeGreaterThan(0);
   });
 });
 

@@ -121,5 +121,28 @@ describe('the gap report', () => {
     expect(await screen.findByText('共 4 个问题，2 组')).toBeTruthy();
     expect(screen.getByRole('heading', { level: 2, name: '知识缺口' })).toBeTruthy();
     expect(screen.getAllByRole('button', { name: '撰写标准口径' })).toHaveLength(2);
+    expect(screen.getAllByRole('link', { name: 'leave.pdf，第 3 页（0.43）' })).toHaveLength(2);
+  });
+
+  it('names a passage of a document without pages by its section, never as a page', async () => {
+    setLocale('zh');
+    const section = group([9], ['年休假怎么申请']);
+    section.closest_passages = [
+      {
+        ...section.closest_passages[0]!,
+        file_name: '休假办法.docx',
+        page: 4,
+        section: '第二章 年休假',
+      },
+    ];
+    renderInSession(
+      <GapsSection collection={collection} />,
+      testSession({ chat: { GetGaps: async () => ({ ...open, groups: [section], total: 1 }) } }),
+    );
+    const link = await screen.findByRole('link', {
+      name: '休假办法.docx，章节“第二章 年休假”（0.43）',
+    });
+    expect(link.getAttribute('title')).toBe('打开 休假办法.docx 章节“第二章 年休假”，并高亮该片段');
+    expect(link.getAttribute('href')).toBe(`#/doc/${FILE}?page=4&chunk=41`);
   });
 });

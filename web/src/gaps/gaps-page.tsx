@@ -9,6 +9,7 @@ import { failureText } from '../i18n/failure';
 import { formatDate, formatDecimal2 } from '../i18n/format';
 import { messages, type Messages } from '../i18n/messages';
 import { documentLink } from '../main/route';
+import { sourcePlace } from '../source-place';
 import { openOfficialAnswerDialog } from '../official/official-answer-dialog';
 
 export type GapReport = Awaited<ReturnType<AppContext['api']['chat']['GetGaps']>>;
@@ -87,7 +88,7 @@ export function GapsSection({ collection }: SectionProps) {
       ...(group.questions[0] !== undefined ? { question: group.questions[0] } : {}),
       citations: group.closest_passages.flatMap((p) => (p.chunk_id ? [p.chunk_id] : [])),
       cited: group.closest_passages.flatMap((p) =>
-        p.chunk_id ? [{ chunk_id: p.chunk_id, file_name: p.file_name, page: p.page }] : [],
+        p.chunk_id ? [{ ...p, chunk_id: p.chunk_id }] : [],
       ),
       resolves: group.ids,
     });
@@ -211,9 +212,9 @@ export function PassageLink({ passage }: { passage: ChatSource }) {
   return (
     <a
       href={documentLink(passage.file_id, passage.page, passage.chunk_id)}
-      title={m.openPassageTitle(passage.file_name, passage.page)}
+      title={m.openPassageTitle(passage.file_name, sourcePlace(passage))}
     >
-      {m.passage(passage.file_name, passage.page, passage.similarity)}
+      {m.passage(passage.file_name, sourcePlace(passage), passage.similarity)}
     </a>
   );
 }

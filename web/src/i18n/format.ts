@@ -35,6 +35,14 @@ export function formatDate(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : dateTime().format(date);
 }
 
+/**
+ * The reader's time zone as their browser names it (IANA, `Asia/Shanghai`), for what the service
+ * writes with times for them to keep (a conversation's record); undefined when it names none.
+ */
+export function readerTimeZone(): string | undefined {
+  return new Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+}
+
 export const formatInteger = (value: number) => integer().format(value);
 export const formatDecimal2 = (value: number) => twoDecimals().format(value);
 export const formatPercent = (fraction: number) => percent().format(fraction);

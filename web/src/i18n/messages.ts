@@ -14,6 +14,7 @@ import { login } from './catalogue/login';
 import { metadata } from './catalogue/metadata';
 import { official } from './catalogue/official';
 import { pager } from './catalogue/pager';
+import { place } from './catalogue/place';
 import { record } from './catalogue/record';
 import { reindex } from './catalogue/reindex';
 import { retrieval } from './catalogue/retrieval';
@@ -46,6 +47,7 @@ const catalogue = {
   metadata,
   official,
   pager,
+  place,
   record,
   reindex,
   retrieval,

@@ -7,12 +7,16 @@ import { FormDialog } from '../components/form-dialog';
 import { t, type Localized } from '../i18n/bind';
 import { failureText } from '../i18n/failure';
 import { messages } from '../i18n/messages';
+import { sourcePlace } from '../source-place';
 
 /** A passage the answer may cite: its chunk id and, when known, where it stands. */
 export interface CitedPassage {
   chunk_id: number;
   file_name?: string;
+  /** Where in the file (a page, or a section's number and headings): named by sourcePlace. */
   page?: number;
+  section?: string | null | undefined;
+  heading_path?: string | null | undefined;
   /** A little of its text, to tell passages apart. */
   excerpt?: string;
 }
@@ -49,8 +53,9 @@ export function openOfficialAnswerDialog(
 
 const passageName = (passage: CitedPassage) => {
   const m = messages().official;
-  return passage.file_name !== undefined && passage.page !== undefined
-    ? m.passageAt(passage.file_name, passage.page)
+  const { file_name: file, page } = passage;
+  return file !== undefined && page !== undefined
+    ? m.passageAt(file, sourcePlace({ ...passage, page }))
     : m.passage(passage.chunk_id);
 };
 
@@ -83,6 +88,8 @@ function OfficialAnswerForm(props: {
         chunk_id: hit.id,
         file_name: hit.file_name,
         page: hit.page,
+        section: hit.section,
+        heading_path: hit.heading_path,
         excerpt: hit.content.slice(0, 160),
       }));
       setKnown((before) => new Map([...before, ...found.map((p) => [p.chunk_id, p] as const)]));

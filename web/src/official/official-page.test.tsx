@@ -23,9 +23,9 @@ const official = {
       collection_id: ID,
       collection_name: 'Policies',
       page: 2,
-      section: null,
+      section: null as string | null,
       heading_path: null,
-      text_source: 'text_layer',
+      text_source: 'text_layer' as string | null,
       chunk_id: 12,
     },
   ],
@@ -115,6 +115,26 @@ describe('the official answers screen', () => {
     await screen.findByText('The official answer was deleted.');
   });
 
+  it('names a citation of a document without pages by its section, never as a page', async () => {
+    setLocale('zh');
+    const api = fakes();
+    const citation = {
+      ...official.citations[0]!,
+      file_name: '休假办法.docx',
+      page: 4,
+      section: '第二章 年休假',
+      text_source: null,
+    };
+    api.chat.GetOfficialAnswers.mockResolvedValue([{ ...official, citations: [citation] }]);
+    renderInSession(<OfficialSection collection={collection('owner')} />, testSession(api));
+    expect(await screen.findByText('引用的片段：休假办法.docx，章节“第二章 年休假”')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: `编辑：${official.question}` }));
+    const dialog = await screen.findByRole('dialog');
+    expect(
+      within(dialog).getByRole('checkbox', { name: /^休假办法\.docx，章节“第二章 年休假”/ }),
+    ).toBeTruthy();
+  });
+
   it('edits an answer in the dialog, keeping its citations', async () => {
     const api = fakes();
     renderInSession(<OfficialSection collection={collection('owner')} />, testSession(api));
@@ -161,7 +181,7 @@ describe('the official answer dialog', () => {
     });
     const dialog = await screen.findByRole('dialog', { name: '标准口径' });
     expect(
-      within(dialog).getByText('保存后，缺口报告中的 2 个问题也将标记为已解决。'),
+      within(dialog).getByText('保存后，知识缺口报告中的 2 个问题也将标记为已解决。'),
     ).toBeTruthy();
     // A prefilled citation not yet seen in a search is named by its number.
     expect(

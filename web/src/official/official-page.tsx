@@ -8,6 +8,7 @@ import { t } from '../i18n/bind';
 import { failureText } from '../i18n/failure';
 import { formatDate } from '../i18n/format';
 import { messages, type Messages } from '../i18n/messages';
+import { sourcePlace } from '../source-place';
 import { openOfficialAnswerDialog } from './official-answer-dialog';
 
 type OfficialAnswer = Awaited<ReturnType<AppContext['api']['chat']['GetOfficialAnswers']>>[number];
@@ -64,7 +65,7 @@ export function OfficialSection({ collection }: SectionProps) {
             answer: answer.answer,
             citations: answer.citations.flatMap((c) => (c.chunk_id ? [c.chunk_id] : [])),
             cited: answer.citations.flatMap((c) =>
-              c.chunk_id ? [{ chunk_id: c.chunk_id, file_name: c.file_name, page: c.page }] : [],
+              c.chunk_id ? [{ ...c, chunk_id: c.chunk_id }] : [],
             ),
           }
         : {}),
@@ -140,8 +141,9 @@ export function OfficialSection({ collection }: SectionProps) {
                   <p class="official-text">{answer.answer}</p>
                   {answer.citations.length > 0 && (
                     <p class="hint">
-                      {m.citations}:{' '}
-                      {answer.citations.map((c) => m.passageAt(c.file_name, c.page)).join('; ')}
+                      {m.citedList(
+                        answer.citations.map((c) => m.passageAt(c.file_name, sourcePlace(c))),
+                      )}
                     </p>
                   )}
                   <p class="muted">{m.by(answer.updated_by, formatDate(answer.updated_at))}</p>

@@ -77,7 +77,14 @@ describe('the record buttons of a conversation', () => {
     renderInSession(<RecordActions conversation={conversation} />, session);
     fireEvent.click(screen.getByRole('button', { name: 'Export Markdown: “Annual leave”' }));
     await waitFor(() => expect(clicked).toHaveLength(1));
-    expect(calls).toEqual([{ id: conversation.id, format: 'markdown' }]);
+    // The record's times are written in the reader's time zone (it names it).
+    expect(calls).toEqual([
+      {
+        id: conversation.id,
+        format: 'markdown',
+        time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      },
+    ]);
     expect(clicked[0]).toEqual({ download: 'Annual leave.md', href: 'blob:record' });
     expect(await created[0]!.text()).toBe(RECORD);
   });

@@ -2,13 +2,18 @@ import { useState } from 'preact/hooks';
 import type { Conversation } from '../api/services';
 import { saveFile } from '../components/save-file';
 import { useApp, type AppContext } from '../context';
+import { readerTimeZone } from '../i18n/format';
 import { messages } from '../i18n/messages';
 import { printRecord } from './print-record';
 
-/** The conversation's record (the service's Markdown export) as text, with the name it gives. */
+/**
+ * The conversation's record (the service's Markdown export) as text, with the name it gives;
+ * its times in the reader's time zone, which the record names.
+ */
 async function fetchRecord(ctx: AppContext, id: string) {
+  const timeZone = readerTimeZone();
   const file = await ctx.api.chat.GetConversationExport(
-    { id, format: 'markdown' },
+    { id, format: 'markdown', ...(timeZone ? { time_zone: timeZone } : {}) },
     { signal: ctx.signal },
   );
   return { text: await new Response(file.body).text(), filename: file.filename };

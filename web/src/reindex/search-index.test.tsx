@@ -90,7 +90,7 @@ describe('a collection’s search index', () => {
       testSession({ knowledge: { GetEmbeddingStatus: async () => status(5) } }),
     );
     expect(
-      await screen.findByText(/有 5 个分块由另一个向量模型（old-model@1536）建立索引/),
+      await screen.findByText(/有 5 个片段由另一个向量模型（old-model@1536）建立索引/),
     ).toBeTruthy();
     expect(screen.queryByRole('button')).toBeNull();
     expect(screen.getByText('资料集的所有者可以重新索引。')).toBeTruthy();

@@ -1,6 +1,7 @@
 import { documentLink } from '../main/route';
 import { formatDecimal2, formatInteger } from '../i18n/format';
 import { messages } from '../i18n/messages';
+import { sourcePlace } from '../source-place';
 import { passesThreshold, type QueryResult } from './types';
 
 /**
@@ -68,14 +69,11 @@ export function ResultList(props: {
               <td data-label={m.source} class="retrieval-source">
                 <a
                   href={documentLink(result.file_id, result.page, result.id)}
-                  aria-label={`${result.file_name} · ${m.page(result.page)}`}
-                  title={m.openTitle(result.file_name, result.page)}
+                  aria-label={`${result.file_name} · ${sourcePlace(result)}`}
+                  title={m.openTitle(result.file_name, sourcePlace(result))}
                 >
-                  {result.file_name} · {m.page(result.page)}
+                  {result.file_name} · {sourcePlace(result)}
                 </a>
-                {result.heading_path && (
-                  <span class="retrieval-heading">{result.heading_path}</span>
-                )}
               </td>
               <td data-label={m.passage} class="retrieval-passage">
                 <p class="retrieval-text">{result.content}</p>
@@ -85,7 +83,7 @@ export function ResultList(props: {
                   <button
                     type="button"
                     class="button small"
-                    title={m.saveAsTestTitle(result.file_name, result.page)}
+                    title={m.saveAsTestTitle(result.file_name, sourcePlace(result))}
                     onClick={() => props.onSave!(result)}
                   >
                     {m.saveAsTest}

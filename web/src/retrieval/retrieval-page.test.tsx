@@ -85,10 +85,12 @@ describe('the retrieval test screen', () => {
     const [, first, second] = within(table).getAllByRole('row');
     expect(within(first!).getByText('✓ passes')).toBeTruthy();
     expect(within(first!).getByText('vector + keyword')).toBeTruthy();
-    expect(within(first!).getByText('Chapter 2 › Article 5')).toBeTruthy();
     expect(within(second!).getByText('✗ below')).toBeTruthy();
     expect(within(second!).getByText('—')).toBeTruthy(); // no vector rank
-    const link = within(first!).getByRole('link', { name: 'leave.pdf · page 2' });
+    // Its chapter and article with its page, as chat names a source.
+    const link = within(first!).getByRole('link', {
+      name: 'leave.pdf · Chapter 2 › Article 5 · page 2',
+    });
     expect(link.getAttribute('href')).toBe(`#/doc/${FILE}?page=2&chunk=2`);
 
     fireEvent.click(within(first!).getByRole('button', { name: 'Save as test' }));
@@ -150,6 +152,32 @@ describe('the retrieval test screen', () => {
     const missed = screen.getByRole('row', { name: /^parking/ });
     expect(within(missed).getByText('✗ not found')).toBeTruthy();
     expect(within(missed).getByRole('button', { name: 'Delete: parking' })).toBeTruthy();
+  });
+
+  it('names a passage of a document without pages by its section, never as a page', async () => {
+    setLocale('zh');
+    const docx = {
+      ...result(3, 0.66, { vector: 1 }),
+      file_name: '休假办法.docx',
+      section: '第二章 年休假 › 第五条',
+      heading_path: '第二章 年休假 › 第五条',
+      text_source: null,
+    } as QueryResult;
+    const api = fakes({ GetQuery: vi.fn(async () => [docx]) });
+    renderInSession(<RetrievalSection collection={collection('editor')} />, testSession(api));
+    fireEvent.input(await screen.findByLabelText('问题'), { target: { value: '年休假' } });
+    fireEvent.click(screen.getByRole('button', { name: '检索' }));
+    const table = await screen.findByRole('table', { name: '共 1 个片段，按相关度排序' });
+    const link = within(table).getByRole('link', {
+      name: '休假办法.docx · 章节“第二章 年休假 › 第五条”',
+    });
+    expect(link.getAttribute('title')).toBe(
+      '打开 休假办法.docx 章节“第二章 年休假 › 第五条”，并高亮该片段',
+    );
+    expect(within(table).getByRole('button', { name: '保存为测试' }).title).toBe(
+      '把这个问题保存为测试，期望找到 休假办法.docx 章节“第二章 年休假 › 第五条”',
+    );
+    expect(table.textContent).not.toContain('页');
   });
 
   it('speaks Chinese', async () => {

@@ -71,7 +71,7 @@ describe('my usage', () => {
       report({ user_daily_questions: 2, user_daily_tokens: null }),
     );
     renderInSession(<UsagePage />, testSession({ chat: { GetUsage } }));
-    expect(await screen.findByText('你已达到每日限额：在重置之前提问将被拒绝。')).toBeTruthy();
+    expect(await screen.findByText('您已达到每日限额：在重置之前提问将被拒绝。')).toBeTruthy();
     expect(screen.getByRole('heading', { name: '我的用量' })).toBeTruthy();
   });
 

@@ -21,7 +21,7 @@ const INFO: Record<Language, { title: string; description: string }> = {
   zh: {
     title: 'kbchat：知识库问答',
     description:
-      '同一域名下的三个模块：auth（/moduleauth，用户与登录）、knowledge（/moduleknowledge，文档与知识库）和 chat（/modulechat，问答）。',
+      '同一域名下的三个模块：auth（/moduleauth，用户与登录）、knowledge（/moduleknowledge，文件与资料集）和 chat（/modulechat，问答）。',
   },
 };
 

@@ -44,7 +44,7 @@ export const app = translations({
     superAdmin: '超级管理员',
     user: '普通用户',
     logOut: '退出登录',
-    loggedOut: '你已退出登录。',
+    loggedOut: '您已退出登录。',
     sessionLost: '登录已过期或被拒绝。请重新登录以继续，已输入的内容会保留。',
     sessionExpired: '登录已过期。请重新登录以继续，已输入的内容会保留。',
     unreachableReload: '无法连接到服务。请刷新页面重试。',

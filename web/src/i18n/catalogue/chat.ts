@@ -35,10 +35,6 @@ export const chat = translations({
     sources: 'Sources',
     ocrBadge: 'OCR',
     ocrBadgeTitle: 'Text read by OCR from a scanned page: check it against the original.',
-    sourcePage: (page: number) => `page ${formatInteger(page)}`,
-    sourceSection: (section: string) => `section “${section}”`,
-    /** A passage's chapter and article (or numbered section) with its page. */
-    sourceHeading: (path: string, page: number) => `${path} · page ${formatInteger(page)}`,
     openSource: (number: number, file: string, place: string) =>
       `Source ${formatInteger(number)}: ${file}, ${place} (opens the document at the passage)`,
     citationLabel: (number: number, file: string, place: string) =>
@@ -52,7 +48,7 @@ export const chat = translations({
     citedAs: (order: number) => `${formatInteger(order)}${['st', 'nd', 'rd'][order - 1] ?? 'th'}`,
     refusalClosest:
       'The closest passage found is not about the question closely enough to answer from:',
-    refusalNothing: 'Nothing in the knowledge base came close to the question.',
+    refusalNothing: 'Nothing in the collection came close to the question.',
     refusalNext:
       'Try other words, or ask within that one file: a question about chosen files reads the files themselves, whatever the similarity.',
     refusalAskInFile: (file: string) => `Ask in ${file} only`,
@@ -83,10 +79,10 @@ export const chat = translations({
   },
   zh: {
     conversation: '对话',
-    introTitle: '就你的文档提问',
+    introTitle: '就您的文件提问',
     intro:
       '回答只来自知识库中的文件，并注明出处所在的页码或章节。在知识库中勾选文件，即可只在这些文件中查找。',
-    yourQuestion: '你的问题',
+    yourQuestion: '您的问题',
     placeholder: '请输入问题…',
     hint: '按 Enter 发送，Shift+Enter 换行。',
     send: '发送',
@@ -95,7 +91,7 @@ export const chat = translations({
       count === 1 ? '仅在此文件中查找：' : `仅在这 ${formatInteger(count)} 个文件中查找：`,
     searchAll: '在全部文件中查找',
     inCollection: (name) => `资料集“${name}”：`,
-    emptyKnowledgeBase: '知识库还是空的：请先上传文档。',
+    emptyKnowledgeBase: '知识库还是空的：请先上传文件。',
     noneReady: (processing) =>
       processing === 0
         ? '没有可检索的文件：没有已就绪的文件。'
@@ -103,7 +99,7 @@ export const chat = translations({
     searchingOne: '正在唯一的文件中查找。',
     searchingAll: (count) =>
       count === undefined ? '在全部文件中查找。' : `在全部 ${formatInteger(count)} 个文件中查找。`,
-    you: '你',
+    you: '您',
     answer: '回答',
     askedIn: (names) => `范围：${names}`,
     searching: '正在检索知识库…',
@@ -112,21 +108,18 @@ export const chat = translations({
     sources: '出处',
     ocrBadge: 'OCR',
     ocrBadgeTitle: '该页文字由扫描件 OCR 识别，请与原件核对。',
-    sourcePage: (page) => `第 ${formatInteger(page)} 页`,
-    sourceSection: (section) => `章节“${section}”`,
-    sourceHeading: (path, page) => `${path} · 第 ${formatInteger(page)} 页`,
     openSource: (number, file, place) =>
-      `出处 ${formatInteger(number)}：${file}，${place}（在文档中打开该段落）`,
+      `出处 ${formatInteger(number)}：${file}，${place}（在文档中打开该片段）`,
     citationLabel: (number, file, place) => `出处 ${formatInteger(number)}：${file}，${place}`,
     alsoRetrieved: (count) => `另检索到、未引用（${formatInteger(count)}）`,
-    details: '详细信息：相似度、段落与提示词',
+    details: '详细信息：相似度、片段与提示词',
     detailsFile: '出处',
     detailsSimilarity: '相似度',
-    detailsPassage: '段落编号',
+    detailsPassage: '片段编号',
     detailsCited: '引用顺序',
     citedAs: (order) => `第 ${formatInteger(order)} 处`,
-    refusalClosest: '找到的最接近的内容与问题关联不够，未据此回答：',
-    refusalNothing: '知识库中没有与问题相近的内容。',
+    refusalClosest: '找到的最接近的片段与问题关联不够，未据此回答：',
+    refusalNothing: '资料集中没有与问题相近的内容。',
     refusalNext:
       '请换个说法再问，或只在这份文件中提问：针对所选文件的提问会直接阅读文件内容，不受相似度限制。',
     refusalAskInFile: (file) => `只在 ${file} 中提问`,

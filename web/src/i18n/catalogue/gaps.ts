@@ -28,10 +28,11 @@ export const gaps = translations({
     noSimilarity: 'nothing found',
     closest: 'Closest passages',
     noPassages: 'No passage came close.',
-    passage: (file: string, page: number, similarity: number | null) =>
-      `${file}, page ${formatInteger(page)}${similarity === null ? '' : ` (${formatDecimal2(similarity)})`}`,
-    openPassageTitle: (file: string, page: number) =>
-      `Open ${file} at page ${formatInteger(page)}, passage highlighted`,
+    /** `place`: where in the file, its page or section (../../source-place.ts). */
+    passage: (file: string, place: string, similarity: number | null) =>
+      `${file}, ${place}${similarity === null ? '' : ` (${formatDecimal2(similarity)})`}`,
+    openPassageTitle: (file: string, place: string) =>
+      `Open ${file} at ${place}, passage highlighted`,
     resolvedBadge: 'Resolved',
     writeAnswer: 'Write an official answer',
     resolve: 'Mark as resolved',
@@ -74,9 +75,9 @@ export const gaps = translations({
     noSimilarity: '未找到',
     closest: '最接近的片段',
     noPassages: '没有接近的片段。',
-    passage: (file, page, similarity) =>
-      `${file}，第 ${formatInteger(page)} 页${similarity === null ? '' : `（${formatDecimal2(similarity)}）`}`,
-    openPassageTitle: (file, page) => `打开 ${file} 第 ${formatInteger(page)} 页，并突出显示该片段`,
+    passage: (file, place, similarity) =>
+      `${file}，${place}${similarity === null ? '' : `（${formatDecimal2(similarity)}）`}`,
+    openPassageTitle: (file, place) => `打开 ${file} ${place}，并高亮该片段`,
     resolvedBadge: '已解决',
     writeAnswer: '撰写标准口径',
     resolve: '标记为已解决',

@@ -17,7 +17,7 @@ export const login = translations({
   },
   zh: {
     title: '知识库问答',
-    lead: '登录后即可就你的文档提问。',
+    lead: '登录后即可就您的文件提问。',
     username: '用户名',
     password: '密码',
     logIn: '登录',
@@ -29,7 +29,7 @@ export const login = translations({
       return `使用${pad(label.at(0))}${label}${pad(label.at(-1))}登录`;
     },
     or: '或',
-    ssoLead: '请使用你所在单位的账号登录。',
+    ssoLead: '请使用您所在单位的账号登录。',
     ssoSigningIn: '正在登录…',
   },
 });

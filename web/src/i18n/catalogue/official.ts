@@ -30,7 +30,9 @@ export const official = translations({
     searchButton: 'Search',
     noResults: 'No passages found.',
     passage: (id: number) => `Passage #${id}`,
-    passageAt: (file: string, page: number) => `${file}, page ${page}`,
+    /** `place`: where in the file, its page or section (../../source-place.ts). */
+    passageAt: (file: string, place: string) => `${file}, ${place}`,
+    citedList: (passages: string[]) => `Cited passages: ${passages.join('; ')}`,
     save: 'Save official answer',
     saved: 'The official answer was saved.',
     notSaved: (reason: string) => `The official answer could not be saved: ${reason}`,
@@ -73,7 +75,8 @@ export const official = translations({
     searchButton: '搜索',
     noResults: '没有找到片段。',
     passage: (id) => `片段 #${id}`,
-    passageAt: (file, page) => `${file}，第 ${page} 页`,
+    passageAt: (file, place) => `${file}，${place}`,
+    citedList: (passages) => `引用的片段：${passages.join('；')}`,
     save: '保存标准口径',
     saved: '标准口径已保存。',
     notSaved: (reason) => `标准口径未能保存：${reason}`,
@@ -86,6 +89,6 @@ export const official = translations({
     saveThreshold: '保存阈值',
     thresholdSaved: '阈值已保存。',
     by: (name, when) => `${name}，${when}`,
-    resolves: (count) => `保存后，缺口报告中的 ${count} 个问题也将标记为已解决。`,
+    resolves: (count) => `保存后，知识缺口报告中的 ${count} 个问题也将标记为已解决。`,
   },
 });

@@ -33,12 +33,12 @@ export const retrieval = translations({
     page: (page: number) => `page ${formatInteger(page)}`,
     passage: 'Passage',
     open: 'Open',
-    openTitle: (file: string, page: number) =>
-      `Open ${file} at page ${formatInteger(page)}, passage highlighted`,
+    /** `place`: where in the file, its page or section (../../source-place.ts). */
+    openTitle: (file: string, place: string) => `Open ${file} at ${place}, passage highlighted`,
     none: '—',
     saveAsTest: 'Save as test',
-    saveAsTestTitle: (file: string, page: number) =>
-      `Save this question as a test that expects ${file}, page ${formatInteger(page)}`,
+    saveAsTestTitle: (file: string, place: string) =>
+      `Save this question as a test that expects ${file}, ${place}`,
     saved: 'The question was saved to the test set.',
     notSaved: (reason: string) => `The question could not be saved: ${reason}`,
     setHeading: 'Test set',
@@ -92,11 +92,10 @@ export const retrieval = translations({
     page: (page) => `第 ${formatInteger(page)} 页`,
     passage: '片段',
     open: '打开',
-    openTitle: (file, page) => `打开 ${file} 第 ${formatInteger(page)} 页，并高亮该片段`,
+    openTitle: (file, place) => `打开 ${file} ${place}，并高亮该片段`,
     none: '—',
     saveAsTest: '保存为测试',
-    saveAsTestTitle: (file, page) =>
-      `把这个问题保存为测试，期望找到 ${file} 第 ${formatInteger(page)} 页`,
+    saveAsTestTitle: (file, place) => `把这个问题保存为测试，期望找到 ${file} ${place}`,
     saved: '问题已保存到测试集。',
     notSaved: (reason) => `问题未能保存：${reason}`,
     setHeading: '测试集',

@@ -19,7 +19,7 @@ export const support = translations({
   zh: {
     notFound: (count) => `${countOf(count, { other: '#' })} 句未在来源中找到`,
     missing: (figures) => `来源中没有：${formatList(figures)}`,
-    explain: '已将每句话与其引用的段落逐一比对：请先对照原文核实以下句子，再作依据。',
+    explain: '已将每句话与其引用的片段逐一比对：请先对照原文核实以下句子，再作依据。',
     marked: '（未在来源中找到）',
   },
 });

@@ -20,7 +20,7 @@ const VERSION = '1.0.0';
 const INSTRUCTIONS =
   'A knowledge base of documents (often Chinese government documents). Use search to find ' +
   'passages, ask for a cited answer, list_files to see what is there, read_page to read a page ' +
-  'whole. / 文档知识库：search 检索段落，ask 获得带引用的回答，list_files 查看有哪些文件，' +
+  'whole. / 文档知识库：search 检索片段，ask 获得带引用的回答，list_files 查看有哪些文件，' +
   'read_page 阅读整页。';
 
 /**

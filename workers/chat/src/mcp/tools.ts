@@ -14,12 +14,12 @@ export const SEARCH = {
     'Search the knowledge base for the passages most relevant to a question (hybrid: meaning and ' +
     'keywords). Returns each passage with its file (id, name), page, chunk id, heading path, ' +
     'similarity and text. Only documents the API key’s user can read are searched. / ' +
-    '在知识库中检索与问题最相关的段落（语义与关键词混合检索），返回每段的文件（编号、名称）、页码、' +
-    '段落编号、标题路径、相似度和原文。只检索该 API 密钥的用户有权阅读的文件。',
+    '在知识库中检索与问题最相关的片段（语义与关键词混合检索），返回每个片段的文件（编号、名称）、页码、' +
+    '片段编号、标题路径、相似度和原文。只检索该 API 密钥的用户有权阅读的文件。',
   inputSchema: {
     question: Question.describe('What to search for. / 检索的问题。'),
     collection: Id.optional().describe(
-      'Only this collection (its id); every readable collection when left out. / 只检索此知识库（编号）；不填则检索全部可读知识库。',
+      'Only this collection (its id); every readable collection when left out. / 只检索此资料集（编号）；不填则检索全部可读资料集。',
     ),
     filters: DocumentFilters.optional().describe(
       'Only documents that match: issuer, doc_number (文号), doc_type, issued/effective date ranges (YYYY-MM-DD), in_force. / 只检索符合条件的文件：发文机关、文号、文种、成文/施行日期范围、是否有效。',
@@ -30,7 +30,7 @@ export const SEARCH = {
       .min(1)
       .max(50)
       .default(10)
-      .describe('How many passages (1–50, default 10). / 返回段落数（1–50，默认 10）。'),
+      .describe('How many passages (1–50, default 10). / 返回片段数（1–50，默认 10）。'),
   },
 };
 
@@ -39,17 +39,17 @@ export const ASK = {
     'Answer a question from the knowledge base only, with citations (file, page, chunk id) and ' +
     'whether each sentence of the answer was found in its sources. When nothing relevant is ' +
     'found the result is an error with the refusal text. / 仅依据知识库回答问题，附引用（文件、页码、' +
-    '段落编号）及答案每句是否能在出处中找到。知识库中没有相关内容时，返回错误结果及拒答说明。',
+    '片段编号）及答案每句是否能在出处中找到。知识库中没有相关内容时，返回错误结果及拒答说明。',
   inputSchema: {
     question: Question.describe('The question. / 问题。'),
-    collection: Id.optional().describe('Only this collection (its id). / 只依据此知识库（编号）。'),
+    collection: Id.optional().describe('Only this collection (its id). / 只依据此资料集（编号）。'),
     files: z
       .array(Id)
       .min(1)
       .max(100)
       .optional()
       .describe(
-        'Only these files (ids; not together with collection). / 只依据这些文件（编号；不能与知识库同时指定）。',
+        'Only these files (ids; not together with collection). / 只依据这些文件（编号；不能与资料集同时指定）。',
       ),
   },
 };
@@ -58,9 +58,9 @@ export const LIST_FILES = {
   description:
     'List the files the API key’s user can read, newest first, 50 to a page: id, name, ' +
     'collection, status, pages and document metadata (title, 文号, issuers, dates). / 列出该用户' +
-    '可读的文件（最新在前，每页 50 个）：编号、名称、知识库、状态、页数及文件信息（标题、文号、发文机关、日期）。',
+    '可读的文件（最新在前，每页 50 个）：编号、名称、资料集、状态、页数及文件信息（标题、文号、发文机关、日期）。',
   inputSchema: {
-    collection: Id.optional().describe('Only this collection (its id). / 只列出此知识库（编号）。'),
+    collection: Id.optional().describe('Only this collection (its id). / 只列出此资料集（编号）。'),
     filters: DocumentFilters.optional().describe(
       'Only documents that match (as in search). / 只列出符合条件的文件（同 search）。',
     ),

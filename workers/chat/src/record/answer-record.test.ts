@@ -60,6 +60,7 @@ describe('the answer record in Markdown', () => {
     expect(md).toMatch(/^# Annual leave\n/);
     expect(md).toContain('- Conversation: `2b1c7a43-59a4-4c39-9f0e-5ad9e1d0a111`');
     expect(md).toContain('- Exported: 2026-11-26 08:00:00 UTC');
+    expect(md).toContain('- Time zone: UTC');
     expect(md).toContain('## Turn 1');
     expect(md).toContain('Asked: 2026-11-26 06:44:07 UTC');
     expect(md).toContain('Model: gpt-4o-mini');
@@ -70,7 +71,7 @@ describe('the answer record in Markdown', () => {
     );
     expect(md).toContain('- **✗ Not found in the sources**: It rises to 30 days. (missing: 30)');
     expect(md).toContain(
-      '**[1] annual-leave-policy.md**, page 2, section Leave › Annual leave, cited 1st, similarity 0.731',
+      '**[1] annual-leave-policy.md**, section Leave › Annual leave, cited 1st, similarity 0.731',
     );
     expect(md).toContain('```text\nAfter ten years of service: 25 working days.\n```');
     expect(md).toContain('text read by OCR: check it against the original');
@@ -92,9 +93,15 @@ describe('the answer record in Markdown', () => {
     expect(md).toContain('提问时间：2026-11-26 06:44:07 UTC');
     expect(md).toContain('模型：未记录');
     expect(md).toContain('> 省外出差住宿费每天的限额是多少？');
-    expect(md).toContain('**[1] annual-leave-policy.md**，第 2 页');
-    expect(md).toContain('*该段落已不存在。*');
-    expect(md).toContain('离线演示模型');
+    // A document without pages: its section's headings, not its section's number as a page.
+    expect(md).toContain(
+      '**[1] annual-leave-policy.md**，章节 Leave › Annual leave，第 1 个被引用',
+    );
+    expect(md).toContain('**[2] old-rules.pdf**，第 7 页');
+    expect(md).toContain('*该片段已不存在。*');
+    expect(md).toContain(
+      '- 导出时使用的模型：gpt-4o-mini（离线演示模型：回答为原文摘录，并非模型撰写）',
+    );
   });
 
   it('says what a refused or unchecked answer lacks, and a whole page given', () => {
@@ -145,10 +152,48 @@ describe('the answer record in Markdown', () => {
     );
     expect(en).toContain('*Switched off by a keeper since: no longer searched.*');
     const zh = renderAnswerRecord(record({ language: 'zh', turns: [edited] }));
-    expect(zh).toContain('*该段落已于 2026-11-26 07:10:00 UTC 由维护人员修改（在本次回答之后）');
-    expect(zh).toContain('*该段落此后已被维护人员停用，不再参与检索。*');
+    expect(zh).toContain('*该片段已于 2026-11-26 07:10:00 UTC 由维护人员修改（在本次回答之后）');
+    expect(zh).toContain('*该片段此后已被维护人员停用，不再参与检索。*');
     // A passage as it was: no note.
     expect(renderAnswerRecord(record())).not.toMatch(/Corrected by|Switched off/);
+  });
+
+  it('writes every time in the reader’s time zone, with its offset, and names the zone', () => {
+    const edited = turn({
+      sources: [
+        {
+          fileName: 'policy.pdf',
+          page: 3,
+          similarity: 0.8,
+          citation: 1,
+          passage: {
+            kind: 'text',
+            text: '最高额度为50万元。',
+            editedAfter: new Date('2026-11-26T07:10:00Z'),
+          },
+        },
+      ],
+    });
+    const zh = renderAnswerRecord(
+      record({ language: 'zh', timeZone: 'Asia/Shanghai', turns: [edited] }),
+    );
+    expect(zh).toContain('- 开始时间：2026-11-26 14:44:07 UTC+08:00');
+    expect(zh).toContain('- 导出时间：2026-11-26 16:00:00 UTC+08:00');
+    expect(zh).toContain('- 时区：Asia/Shanghai');
+    expect(zh).toContain('提问时间：2026-11-26 14:44:07 UTC+08:00');
+    expect(zh).toContain('*该片段已于 2026-11-26 15:10:00 UTC+08:00 由维护人员修改');
+    expect(zh).not.toMatch(/\d UTC(?!\+)/);
+    // Across midnight, and summer time: the offset of each moment.
+    const en = renderAnswerRecord(
+      record({
+        timeZone: 'America/New_York',
+        createdAt: new Date('2026-01-15T03:30:00Z'),
+        exportedAt: new Date('2026-07-15T03:30:00Z'),
+      }),
+    );
+    expect(en).toContain('- Started: 2026-01-14 22:30:00 UTC-05:00');
+    expect(en).toContain('- Exported: 2026-07-14 23:30:00 UTC-04:00');
+    expect(en).toContain('- Time zone: America/New\\_York');
   });
 
   it('keeps names and passages from becoming markup', () => {

@@ -1,3 +1,5 @@
+import { recordTime } from './record-time';
+
 /**
  * A conversation as the record an office keeps: each question and answer with its time and
  * model, which sentences of the answer were found in its sources, and each source's file, page
@@ -63,6 +65,8 @@ export interface AnswerRecord {
   language: RecordLanguage;
   createdAt: Date;
   exportedAt: Date;
+  /** The reader's time zone (IANA) to write the times in; UTC without one. Each time says its zone. */
+  timeZone?: string | undefined;
   /** The model the service answers with now, and whether it is the offline stand-in. */
   currentModel?: { name: string; offline: boolean };
   turns: RecordTurn[];
@@ -73,6 +77,7 @@ const LABELS = {
     conversation: 'Conversation',
     started: 'Started',
     exported: 'Exported',
+    timeZone: 'Time zone',
     turns: 'Turns',
     modelNow: 'Model at export',
     offline: 'offline demo model: answers are extracts of the sources, not written answers',
@@ -112,6 +117,7 @@ const LABELS = {
     conversation: '对话',
     started: '开始时间',
     exported: '导出时间',
+    timeZone: '时区',
     turns: '问答轮数',
     modelNow: '导出时使用的模型',
     offline: '离线演示模型：回答为原文摘录，并非模型撰写',
@@ -140,12 +146,12 @@ const LABELS = {
     notCited: '未被引用',
     similarity: '相似度',
     ocr: '文字由 OCR 识别，请与原件核对',
-    passageGone: '该段落已不存在。',
+    passageGone: '该片段已不存在。',
     passagePage: '整页内容已提供给模型。',
-    passageUnrecorded: '该回答未记录段落。',
+    passageUnrecorded: '该回答未记录片段。',
     passageEdited: (at: string) =>
-      `该段落已于 ${at} 由维护人员修改（在本次回答之后）：以上为修改后的文本，并非回答时依据的文本。`,
-    passageDisabled: '该段落此后已被维护人员停用，不再参与检索。',
+      `该片段已于 ${at} 由维护人员修改（在本次回答之后）：以上为修改后的文本，并非回答时依据的文本。`,
+    passageDisabled: '该片段此后已被维护人员停用，不再参与检索。',
   },
 } as const;
 
@@ -153,11 +159,6 @@ function ordinal(n: number): string {
   const tens = n % 100;
   if (tens >= 11 && tens <= 13) return `${n}th`;
   return `${n}${['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
-}
-
-/** `2026-11-26 06:44:07 UTC`: the server knows no reader's time zone, so it says which it uses. */
-export function recordTime(at: Date): string {
-  return `${at.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
 // Characters that would turn a file name or title into markup (emphasis, links, HTML, tables).
@@ -193,20 +194,26 @@ function quoted(text: string): string {
 export function renderAnswerRecord(record: AnswerRecord): string {
   const l = LABELS[record.language];
   const colon = record.language === 'zh' ? '：' : ': ';
+  const time = (at: Date) => recordTime(at, record.timeZone);
   const out: string[] = [];
   out.push(`# ${inlineText(record.title)}`, '');
   out.push(`- ${l.conversation}${colon}\`${record.id}\``);
-  out.push(`- ${l.started}${colon}${recordTime(record.createdAt)}`);
-  out.push(`- ${l.exported}${colon}${recordTime(record.exportedAt)}`);
+  out.push(`- ${l.started}${colon}${time(record.createdAt)}`);
+  out.push(`- ${l.exported}${colon}${time(record.exportedAt)}`);
+  out.push(`- ${l.timeZone}${colon}${inlineText(record.timeZone ?? 'UTC')}`);
   out.push(`- ${l.turns}${colon}${record.turns.length}`);
   if (record.currentModel) {
-    const note = record.currentModel.offline ? ` (${l.offline})` : '';
+    const note = !record.currentModel.offline
+      ? ''
+      : record.language === 'zh'
+        ? `（${l.offline}）`
+        : ` (${l.offline})`;
     out.push(`- ${l.modelNow}${colon}${inlineText(record.currentModel.name)}${note}`);
   }
   record.turns.forEach((turn, index) => {
     out.push('', `## ${l.turn(index + 1)}`, '');
     out.push(`### ${l.question}`, '');
-    out.push(`${l.asked}${colon}${recordTime(turn.askedAt)}  `);
+    out.push(`${l.asked}${colon}${time(turn.askedAt)}  `);
     out.push(`${l.model}${colon}${turn.model ? inlineText(turn.model) : l.notRecorded}`, '');
     out.push(quoted(turn.question), '');
     out.push(`### ${l.answer}`, '');
@@ -225,7 +232,7 @@ export function renderAnswerRecord(record: AnswerRecord): string {
     out.push(`### ${l.sources}`, '');
     if (turn.sources.length === 0) out.push(l.noSources, '');
     turn.sources.forEach((source, n) => {
-      out.push(sourceBlock(source, n + 1, l, record.language), '');
+      out.push(sourceBlock(source, n + 1, l, record.language, time), '');
     });
   });
   return `${out
@@ -246,10 +253,20 @@ function sentenceLine(sentence: RecordSentence, l: Labels, colon: string): strin
   return `- **${verdict}**${colon}${inlineText(sentence.text)}${cited ? ` ${cited}` : ''}${missing}`;
 }
 
-function sourceBlock(source: RecordSource, n: number, l: Labels, language: RecordLanguage) {
-  const where = language === 'zh' ? `${l.page} ${source.page} 页` : `${l.page} ${source.page}`;
+function sourceBlock(
+  source: RecordSource,
+  n: number,
+  l: Labels,
+  language: RecordLanguage,
+  time: (at: Date) => string,
+) {
+  // A document without pages numbers its sections: the number is no page, its headings name it.
+  const where = source.section
+    ? `${l.section} ${inlineText(source.section)}`
+    : language === 'zh'
+      ? `${l.page} ${source.page} 页`
+      : `${l.page} ${source.page}`;
   const parts = [`**[${n}] ${inlineText(source.fileName)}**`, where];
-  if (source.section) parts.push(`${l.section} ${inlineText(source.section)}`);
   parts.push(source.citation ? l.cited(source.citation) : l.notCited);
   if (source.similarity !== null) parts.push(`${l.similarity} ${source.similarity.toFixed(3)}`);
   if (source.textSource === 'ocr') parts.push(l.ocr);
@@ -262,7 +279,7 @@ function sourceBlock(source: RecordSource, n: number, l: Labels, language: Recor
   const notes =
     passage.kind === 'text'
       ? [
-          passage.editedAfter ? l.passageEdited(recordTime(passage.editedAfter)) : '',
+          passage.editedAfter ? l.passageEdited(time(passage.editedAfter)) : '',
           passage.disabled ? l.passageDisabled : '',
         ].filter((note) => note !== '')
       : [];

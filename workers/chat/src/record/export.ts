@@ -38,7 +38,7 @@ interface StoredSource {
  * security (another user's conversation is not there: 404); each source's passage is read
  * from knowledge as the caller, under the file's access rules as they are now.
  */
-export const exportConversation: Impl['GetConversationExport'] = async ({ id }, ctx) => {
+export const exportConversation: Impl['GetConversationExport'] = async ({ id, time_zone }, ctx) => {
   const { batch, db } = chatDb(ctx);
   const [[conversation], rows] = await batch([
     conversationById(db, id),
@@ -55,6 +55,7 @@ export const exportConversation: Impl['GetConversationExport'] = async ({ id }, 
     language: rows[0]?.language === 'zh' ? 'zh' : 'en',
     createdAt: conversation.createdAt,
     exportedAt: new Date(),
+    timeZone: time_zone,
     currentModel: { name: config.model.chatModel, offline: config.offlineModel },
     turns: rows.map((row) => recordTurn(row, passages)),
   });
