@@ -62,7 +62,8 @@ describe('filters read from the question', () => {
     turn.proposeFilters({ issuer: '杭州市', issued_from: '2024-01-01' });
     await waitFor(() => expect(screen.getByText('发文机关：杭州市')).toBeTruthy());
     expect(screen.getByText('根据问题筛选：')).toBeTruthy();
-    expect(screen.getByText('2024-01-01起')).toBeTruthy();
+    // A date as Chinese writes it, not as ISO.
+    expect(screen.getByText('2024年1月1日起')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: '移除筛选：发文机关：杭州市' }));
     expect(onRefilter).toHaveBeenLastCalledWith({ issued_from: '2024-01-01' });
 

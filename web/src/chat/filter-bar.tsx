@@ -1,6 +1,7 @@
 import type { Signal } from '@preact/signals';
 import type { z } from 'zod';
 import type { DocumentFilters } from '#shared/contracts/document-metadata';
+import { formatCalendarDate } from '../i18n/format';
 import { messages } from '../i18n/messages';
 
 /** The filters a question is asked with (the chat body's `filters`). */
@@ -126,13 +127,13 @@ function chipLabel(key: keyof Filters, filters: Filters): string {
     case 'doc_number':
       return m.chipDocNumber(filters.doc_number!);
     case 'issued_from':
-      return m.chipFrom(filters.issued_from!);
+      return m.chipFrom(formatCalendarDate(filters.issued_from!));
     case 'issued_to':
-      return m.chipTo(filters.issued_to!);
+      return m.chipTo(formatCalendarDate(filters.issued_to!));
     case 'effective_from':
-      return m.chipEffectiveFrom(filters.effective_from!);
+      return m.chipEffectiveFrom(formatCalendarDate(filters.effective_from!));
     case 'effective_to':
-      return m.chipEffectiveTo(filters.effective_to!);
+      return m.chipEffectiveTo(formatCalendarDate(filters.effective_to!));
     case 'in_force':
       return filters.in_force ? m.chipInForce : m.chipNotInForce;
   }

@@ -1,17 +1,8 @@
 import type { KnowledgeFile } from '../api/services';
-import { currentLocale } from '../i18n/locale';
+import { formatCalendarDate } from '../i18n/format';
 import { messages } from '../i18n/messages';
 
 type Relation = NonNullable<KnowledgeFile['validity']>['relations'][number];
-
-/** A document's date (YYYY-MM-DD, no time of day) as the reader's language writes it. */
-export function formatDocumentDate(iso: string): string {
-  const date = new Date(`${iso}T00:00:00Z`);
-  if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(currentLocale(), { dateStyle: 'long', timeZone: 'UTC' }).format(
-    date,
-  );
-}
 
 /** How a relation names the other document: its number, else its title, else its file. */
 export const relationName = (relation: Relation) =>
@@ -33,7 +24,7 @@ export function DocumentDetails({ file }: { file: KnowledgeFile }) {
     ? [
         meta.doc_number,
         meta.issuers.length > 0 ? meta.issuers.join('、') : null,
-        meta.issued_on ? formatDocumentDate(meta.issued_on) : null,
+        meta.issued_on ? formatCalendarDate(meta.issued_on) : null,
       ].filter((part): part is string => Boolean(part))
     : [];
   const notInForce = status === 'repealed' || status === 'amended' || status === 'expired';
@@ -59,7 +50,7 @@ function validityText(file: KnowledgeFile, status: 'repealed' | 'amended' | 'exp
   const m = messages().metadata;
   if (status === 'expired') {
     const date = file.metadata?.expires_on;
-    return date ? m.expiredOn(formatDocumentDate(date)) : '';
+    return date ? m.expiredOn(formatCalendarDate(date)) : '';
   }
   const kinds = status === 'repealed' ? ['repealed_by', 'replaced_by'] : ['amended_by'];
   const by = file.validity?.relations.find((relation) => kinds.includes(relation.relation));

@@ -43,6 +43,20 @@ export function readerTimeZone(): string | undefined {
   return new Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
 }
 
+const calendarDate = cached(
+  (locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }),
+);
+
+/**
+ * A calendar date (`2024-02-06`: a document's date of issue, a filter's bound) as the reader's
+ * language writes it (2024年2月6日, February 6, 2024), the same day in every time zone; the
+ * input itself when it is not a date.
+ */
+export function formatCalendarDate(iso: string): string {
+  const date = new Date(`${iso}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? iso : calendarDate().format(date);
+}
+
 export const formatInteger = (value: number) => integer().format(value);
 export const formatDecimal2 = (value: number) => twoDecimals().format(value);
 export const formatPercent = (fraction: number) => percent().format(fraction);
