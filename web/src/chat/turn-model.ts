@@ -9,7 +9,6 @@ import type {
 } from '../api/services';
 import { t, type Localized } from '../i18n/bind';
 import { codedText } from '../i18n/failure';
-import { sourcePlace } from '../source-place';
 import { asStreamed, storedSupport, type SentenceSupport } from './stored-answer';
 import type { Filters } from './filter-bar';
 
