@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Conversation } from '../api/services';
+import { useActionLook } from '../components/menu-button';
 import { saveFile } from '../components/save-file';
 import { useApp, type AppContext } from '../context';
 import { messages } from '../i18n/messages';
@@ -26,6 +27,8 @@ export function RecordActions({ conversation }: { conversation: Conversation | u
   const ctx = useApp();
   const [busy, setBusy] = useState(false);
   const m = messages().record;
+  // Small buttons in the conversation's head; items of its More menu on a phone.
+  const look = useActionLook('button small');
 
   async function run(then: (record: { text: string; filename?: string }) => void) {
     if (!conversation || busy) return;
@@ -43,7 +46,7 @@ export function RecordActions({ conversation }: { conversation: Conversation | u
     <>
       <button
         type="button"
-        class="button small"
+        {...look}
         hidden={!conversation}
         aria-busy={busy || undefined}
         aria-label={conversation && m.exportMarkdownNamed(conversation.title)}
@@ -57,7 +60,7 @@ export function RecordActions({ conversation }: { conversation: Conversation | u
       </button>
       <button
         type="button"
-        class="button small"
+        {...look}
         hidden={!conversation}
         aria-busy={busy || undefined}
         aria-label={conversation && m.savePdfNamed(conversation.title)}
