@@ -23,6 +23,7 @@ import {
   slowUploadProxy,
   stack,
   unique,
+  moreItem,
 } from './helpers';
 
 const ENGLISH = 'riverton-charter.pdf';
@@ -359,13 +360,14 @@ describe('a super admin’s session on a desktop screen', () => {
 
   it('deletes a file after asking for confirmation', async () => {
     const row = page.locator('.file', { hasText: HOSTILE });
-    await row.getByRole('button', { name: `Delete ${HOSTILE}` }).click();
+    // Delete is under the row's More menu.
+    await (await moreItem(row, `More actions for ${HOSTILE}`, `Delete ${HOSTILE}`)).click();
     const dialog = page.getByRole('dialog', { name: 'Delete this file?' });
     expect(await dialog.textContent()).toContain(HOSTILE);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(await row.count()).toBe(1);
 
-    await row.getByRole('button', { name: `Delete ${HOSTILE}` }).click();
+    await (await moreItem(row, `More actions for ${HOSTILE}`, `Delete ${HOSTILE}`)).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => row.count()).toBe(0);
     expect((await listFiles(await adminToken())).map((f) => f.name)).not.toContain(HOSTILE);

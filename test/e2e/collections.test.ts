@@ -19,6 +19,7 @@ import {
   tokenFor,
   unique,
   type CreatedUser,
+  moreItem,
 } from './helpers';
 
 let browser: Browser;
@@ -253,7 +254,12 @@ describe('a collection shared with a viewer', () => {
       await page.getByLabel('Collection', { exact: true }).selectOption({ label: collectionName });
       const row = page.locator('.file', { hasText: fileName });
       await expect.poll(() => row.count()).toBe(1);
-      await row.getByRole('button', { name: `Move ${fileName} to another collection` }).click();
+      const move = await moreItem(
+        row,
+        `More actions for ${fileName}`,
+        `Move ${fileName} to another collection`,
+      );
+      await move.click();
       const dialog = page.getByRole('dialog', { name: `Move ${fileName}` });
       // The collections the file can go to: the shared one and the other, not its own.
       await expect

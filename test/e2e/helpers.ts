@@ -1,7 +1,7 @@
 // Helpers for the e2e tests: the public API as a plain client, documents, the offline model's
 // controls, a slow link, logging in.
 import net from 'node:net';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { makeTextPdf } from '../../dev/fixtures/pdf-builder';
 import type { E2eStack } from './stack';
@@ -227,6 +227,16 @@ export async function logInAsAdmin(page: Page): Promise<void> {
   await expect
     .poll(() => page.locator('.who-name').textContent())
     .toContain(stack().admin.username);
+}
+
+/**
+ * A file row's action kept under its More menu (a row shows only its one or two most used):
+ * opens the menu by its button, named as the page names it ("More actions for a.pdf",
+ * "更多操作：a.pdf"), and gives the menu's item named `name`, to click.
+ */
+export async function moreItem(row: Locator, more: string, name: string): Promise<Locator> {
+  await row.getByRole('button', { name: more }).click();
+  return row.getByRole('menu', { name: more }).getByRole('menuitem', { name });
 }
 
 /** Uploads with the file picker, opened by its button (named in the page's language). */

@@ -23,6 +23,7 @@ import {
   unique,
   uploadAsyncViaApi,
   type FilePayload,
+  moreItem,
 } from './helpers';
 
 const tag = unique('ingest');
@@ -224,7 +225,7 @@ describe('a file on its way to the index', () => {
     const row = page.locator('.file', { hasText: name });
     await expect.poll(() => row.getAttribute('data-status')).toMatch(/^(queued|processing)$/);
 
-    await row.getByRole('button', { name: `Delete ${name}` }).click();
+    await (await moreItem(row, `More actions for ${name}`, `Delete ${name}`)).click();
     const dialog = page.getByRole('dialog', { name: 'Stop processing and delete this file?' });
     expect(await dialog.textContent()).toContain(`“${name}” is still being processed.`);
     await dialog.getByRole('button', { name: 'Delete' }).click();

@@ -9,6 +9,7 @@ import {
   createUser,
   deleteFileViaApi,
   logIn,
+  moreItem,
   stack,
   tokenFor,
   unique,
@@ -180,8 +181,10 @@ describe('a user who is not a super admin', () => {
       const ownRow = page.locator('.file', { hasText: mine });
       const otherRow = page.locator('.file', { hasText: theirs });
       await expect.poll(() => otherRow.count()).toBe(1);
-      expect(await ownRow.getByRole('button', { name: `Delete ${mine}` }).count()).toBe(1);
-      expect(await otherRow.getByRole('button', { name: /^Delete/ }).count()).toBe(0);
+      // Their own file's Delete is under its More menu; the other file has no menu at all.
+      const remove = await moreItem(ownRow, `More actions for ${mine}`, `Delete ${mine}`);
+      expect(await remove.count()).toBe(1);
+      expect(await otherRow.getByRole('button', { name: /^(Delete|More)/ }).count()).toBe(0);
       expect(await otherRow.getByRole('link', { name: `Download ${theirs}` }).count()).toBe(1);
     } finally {
       await context.close();

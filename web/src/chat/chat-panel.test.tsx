@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Collection } from '../api/services';
 import { SHARED_COLLECTION_ID } from '../collection-access';
 import { createCollectionStore } from '../collection-store';
@@ -88,6 +88,7 @@ async function showChat({
 
 describe('the chat panel', () => {
   beforeEach(() => setLocale('en'));
+  afterEach(() => vi.restoreAllMocks());
 
   it('asks on Enter, streams the answer into a new turn, and lists the new conversation', async () => {
     const { Chat } = await showChat();
@@ -113,6 +114,48 @@ describe('the chat panel', () => {
     expect(listed.getAttribute('aria-current')).toBe('true');
     expect(document.querySelector('.chat-head-title')?.textContent).toBe('Rent');
     expect((box as HTMLTextAreaElement).value).toBe('');
+  });
+
+  it('on a phone keeps the head to one row: the conversation’s actions under More', async () => {
+    const narrow = '(max-width: 860px)';
+    vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) =>
+        ({
+          matches: query === narrow,
+          addEventListener() {},
+          removeEventListener() {},
+        }) as unknown as MediaQueryList,
+    );
+    await showChat();
+    const box = screen.getByLabelText('Your question');
+    fireEvent.input(box, { target: { value: 'When is rent due?' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() =>
+      expect(document.querySelector('.chat-head-title')?.textContent).toBe('Rent'),
+    );
+    // The list and New conversation keep their names (their words are hidden from sight only).
+    expect(screen.getByRole('button', { name: 'Conversations' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'New conversation' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Rename: Rent' })).toBeNull();
+    const more = screen.getByRole('button', { name: 'More actions for Rent' });
+    fireEvent.click(more);
+    const menu = screen.getByRole('menu', { name: 'More actions for Rent' });
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Export Markdown', 'Save as PDF', 'Rename', 'Delete']);
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    expect(document.activeElement).toBe(more);
+  });
+
+  it('on a wide screen shows the conversation’s actions in its head, with no More', async () => {
+    await showChat();
+    const box = screen.getByLabelText('Your question');
+    fireEvent.input(box, { target: { value: 'When is rent due?' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(await screen.findByRole('button', { name: 'Rename: Rent' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^More actions/ })).toBeNull();
   });
 
   it('asked before the collections arrived, the question still searches the one to be shown', async () => {

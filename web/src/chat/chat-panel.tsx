@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { CollectionStore } from '../collection-store';
 import { useUniqueId } from '../components/unique-id';
+import { NARROW } from '../components/use-media';
 import { now, t } from '../i18n/bind';
 import { messages } from '../i18n/messages';
 import type { KnowledgeStore } from '../knowledge-store';
@@ -13,8 +14,6 @@ import { Turn } from './turn';
 
 /** Where the list of conversations shows beside the chat without being asked for. */
 const WIDE = '(min-width: 1101px)';
-/** Where the list, once opened, takes the chat's place. */
-const NARROW = '(max-width: 860px)';
 
 export interface ChatPanelProps {
   /** The session outlives the panel: the conversation survives a visit to another page. */
@@ -37,6 +36,7 @@ export function ChatPanel({ session, store, collections }: ChatPanelProps) {
   const m = messages();
   const shown = session.shown.value;
   const turns = session.turns.value;
+  // Where the list, once opened, takes the chat's place.
   const closeListWhenNarrow = () => {
     if (matchMedia(NARROW).matches) setListOpen(false);
   };

@@ -1,6 +1,9 @@
+import type { ComponentChildren } from 'preact';
 import type { CollectionStore } from '../collection-store';
 import { confirmDialog } from '../components/confirm-dialog';
+import { MenuButton, useActionLook } from '../components/menu-button';
 import { useUniqueId } from '../components/unique-id';
+import { NARROW, useMedia } from '../components/use-media';
 import { useStore } from '../components/use-store';
 import { useApp } from '../context';
 import { now } from '../i18n/bind';
@@ -30,6 +33,8 @@ export function ConversationHead(props: ConversationHeadProps) {
   const titleId = useUniqueId('conversation-title');
   const m = messages();
   const open = session.current.value;
+  const narrow = useMedia(NARROW);
+  const scope = open && now(session.scope.describe(open));
 
   async function rename(): Promise<void> {
     if (!open) return;
@@ -48,6 +53,28 @@ export function ConversationHead(props: ConversationHeadProps) {
     if (sure) await session.remove(open);
   }
 
+  // On a phone the head keeps to one row: the conversation's own actions go under More, the
+  // list and New conversation show their marks alone (their names still read out).
+  const tools = (
+    <>
+      <RecordActions conversation={open} />
+      <HeadButton
+        hidden={!open}
+        label={open && m.conversations.renameNamed(open.title)}
+        onClick={() => void rename()}
+      >
+        {m.conversations.rename}
+      </HeadButton>
+      <HeadButton
+        danger
+        hidden={!open}
+        label={open && m.conversations.deleteNamed(open.title)}
+        onClick={() => void remove()}
+      >
+        {m.conversations.delete}
+      </HeadButton>
+    </>
+  );
   return (
     <div class="chat-head">
       <button
@@ -60,40 +87,53 @@ export function ConversationHead(props: ConversationHeadProps) {
         <span class="list-toggle-icon" aria-hidden="true">
           ☰
         </span>
-        {m.conversations.showList}
+        <span class="head-words">{m.conversations.showList}</span>
       </button>
       <div class="chat-head-text">
         <p class="chat-head-title" id={titleId}>
           {open ? open.title : m.conversations.untitled}
         </p>
-        <p class="chat-head-scope" hidden={!open}>
-          {open && now(session.scope.describe(open))}
+        <p class="chat-head-scope" hidden={!open} title={scope}>
+          {scope}
         </p>
       </div>
       <div class="chat-head-actions">
-        <RecordActions conversation={open} />
-        <button
-          type="button"
-          class="button small"
-          hidden={!open}
-          aria-label={open && m.conversations.renameNamed(open.title)}
-          onClick={() => void rename()}
-        >
-          {m.conversations.rename}
-        </button>
-        <button
-          type="button"
-          class="button small danger-outline"
-          hidden={!open}
-          aria-label={open && m.conversations.deleteNamed(open.title)}
-          onClick={() => void remove()}
-        >
-          {m.conversations.delete}
-        </button>
+        {!narrow
+          ? tools
+          : open && (
+              <MenuButton label={m.app.more} name={m.conversations.moreNamed(open.title)}>
+                {tools}
+              </MenuButton>
+            )}
         <button type="button" class="button small primary new-conversation" onClick={onNew}>
-          {m.conversations.newConversation}
+          <span class="new-conversation-mark" aria-hidden="true">
+            +
+          </span>
+          <span class="head-words">{m.conversations.newConversation}</span>
         </button>
       </div>
     </div>
+  );
+}
+
+interface HeadButtonProps {
+  children: ComponentChildren;
+  /** What it does to which conversation ("Rename: Annual leave"). */
+  label: string | undefined;
+  danger?: boolean;
+  hidden: boolean;
+  onClick(): void;
+}
+
+/** Rename or Delete: a small button in the head, an item of its menu on a phone. */
+function HeadButton({ children, label, danger, hidden, onClick }: HeadButtonProps) {
+  const look = useActionLook(
+    danger ? 'button small danger-outline' : 'button small',
+    danger ? 'menu-item danger' : 'menu-item',
+  );
+  return (
+    <button type="button" {...look} hidden={hidden} aria-label={label} onClick={onClick}>
+      {children}
+    </button>
   );
 }

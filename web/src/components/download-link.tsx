@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { useApp, type AppContext } from '../context';
+import { useActionLook } from './menu-button';
 import { saveFile } from './save-file';
 
 export interface DownloadLinkProps {
@@ -19,9 +20,12 @@ export interface DownloadLinkProps {
 export function DownloadLink({ file, class: className, label, children }: DownloadLinkProps) {
   const ctx = useApp();
   const [busy, setBusy] = useState(false);
+  // In a menu (a file row's More) it is one of the menu's items.
+  const look = useActionLook(className ?? '');
   return (
     <a
-      class={className}
+      {...look}
+      class={look.class || undefined}
       href={ctx.api.downloadUrl(file.id)}
       download={file.name}
       aria-label={label}

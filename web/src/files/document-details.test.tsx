@@ -6,6 +6,7 @@ import { createCollectionStore } from '../collection-store';
 import { setLocale } from '../i18n/locale';
 import { createKnowledgeStore } from '../knowledge-store';
 import { fakeGetFiles } from './fake-files';
+import { openMenu } from '../testing/menu';
 import { ME, renderInSession, testSession } from '../testing/session';
 import { FilesPanel } from './files-panel';
 import { createUploadQueue } from './upload-queue';
@@ -174,7 +175,12 @@ describe('a file’s document details', () => {
       },
     }));
     await showPanel([NEW, OLD], { PostFileRelation });
-    fireEvent.click(await screen.findByRole('button', { name: 'Edit details: new.pdf' }));
+    await screen.findByRole('checkbox', { name: 'new.pdf' });
+    fireEvent.click(
+      within(openMenu('More actions for new.pdf')).getByRole('menuitem', {
+        name: 'Edit details: new.pdf',
+      }),
+    );
     const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add a relation' }));
     expect(
@@ -214,7 +220,12 @@ describe('a file’s document details', () => {
     );
     await showPanel([NEW, OLD], { PutFileMetadata, DeleteFileRelation, GetList });
 
-    fireEvent.click(await screen.findByRole('button', { name: 'Edit details: new.pdf' }));
+    await screen.findByRole('checkbox', { name: 'new.pdf' });
+    fireEvent.click(
+      within(openMenu('More actions for new.pdf')).getByRole('menuitem', {
+        name: 'Edit details: new.pdf',
+      }),
+    );
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Repeals 青政办发〔2024〕17号')).toBeTruthy();
     fireEvent.click(

@@ -1,17 +1,16 @@
-import type { ComponentChildren, RefObject } from 'preact';
-import { useRef, useState } from 'preact/hooks';
+import { useRef } from 'preact/hooks';
 import type { KnowledgeFile } from '../api/services';
-import { DownloadLink } from '../components/download-link';
+import { MenuButton } from '../components/menu-button';
 import { ProgressBar } from '../components/progress-bar';
 import { DocumentDetails } from './document-details';
 import { useUniqueId } from '../components/unique-id';
 import { fileErrorText, progressShown } from '../file-progress-text';
 import { isSearchable, retryCanHelp } from '../file-status';
-import { chunksLink } from '../main/route';
 import { now } from '../i18n/bind';
 import { formatBytes, formatDate } from '../i18n/format';
 import { messages } from '../i18n/messages';
-import { NewVersionNote, UploadVersionButton } from '../versions/version-actions';
+import { NewVersionNote } from '../versions/version-actions';
+import { rowActions } from './row-actions';
 
 export interface FileRowActions {
   select(file: KnowledgeFile, selected: boolean): void;
@@ -49,7 +48,7 @@ export function FileRow({ file, selected, canManage, actions }: FileRowProps) {
   const metaId = useUniqueId('file-meta');
   const noteId = useUniqueId('file-note');
   const retryButton = useRef<HTMLButtonElement>(null);
-  const deleteButton = useRef<HTMLButtonElement>(null);
+  const moreButton = useRef<HTMLButtonElement>(null);
   const m = messages();
   const searchable = isSearchable(file);
   const failed = file.status === 'failed';
@@ -59,11 +58,12 @@ export function FileRow({ file, selected, canManage, actions }: FileRowProps) {
   const badgeStatus = file.status === 'ready' || file.status === 'UNKNOWN' ? null : file.status;
   const { pages, chunks, size, format, uploader, created_at } = file;
 
-  // Retry goes away once the retry is under way: its focus goes on to Delete first, while
-  // Retry is still shown (a browser takes the focus from a hidden button to the page).
+  // Retry goes away once the retry is under way: its focus goes on to More first, while Retry
+  // is still shown (a browser takes the focus from a hidden button to the page).
   if (!retryable && retryButton.current && document.activeElement === retryButton.current) {
-    deleteButton.current?.focus();
+    moreButton.current?.focus();
   }
+  const { inline, more } = rowActions(file, canManage, actions, retryButton);
 
   return (
     <li
@@ -138,110 +138,19 @@ export function FileRow({ file, selected, canManage, actions }: FileRowProps) {
         </p>
       </div>
       <div class="file-actions">
-        <DownloadLink class="button small" file={file} label={m.files.downloadNamed(file.name)}>
-          {m.files.download}
-        </DownloadLink>
-        {file.status === 'ready' && (
-          <a
-            class="button small"
-            href={chunksLink(file.id)}
-            aria-label={m.files.chunksNamed(file.name)}
+        {inline}
+        {more.length > 0 && (
+          <MenuButton
+            key="more"
+            buttonRef={moreButton}
+            label={m.app.more}
+            name={m.files.moreNamed(file.name)}
           >
-            {m.files.chunks}
-          </a>
-        )}
-        <RowButton
-          label={m.versions.historyNamed(file.name)}
-          run={(working) => actions.showVersions(file, working)}
-        >
-          {m.versions.history}
-        </RowButton>
-        {canManage && (
-          <>
-            {(file.status === 'ready' || file.status === 'failed') && !file.replaces && (
-              <UploadVersionButton
-                file={file}
-                upload={(picked, working) => actions.uploadVersion(file, picked, working)}
-              />
-            )}
-            <RowButton
-              buttonRef={retryButton}
-              hidden={!retryable}
-              label={m.files.retryNamed(file.name)}
-              // Marked busy rather than disabled: a disabled button loses the focus to the page.
-              busyAs="aria-disabled"
-              run={(working) => actions.retry(file, working)}
-            >
-              {m.files.retry}
-            </RowButton>
-            {file.status === 'ready' && (
-              <RowButton
-                label={off ? m.files.switchOnNamed(file.name) : m.files.switchOffNamed(file.name)}
-                run={(working) => actions.switchFile(file, off, working)}
-              >
-                {off ? m.files.switchOn : m.files.switchOff}
-              </RowButton>
-            )}
-            {file.status === 'ready' && (
-              <RowButton
-                label={m.metadata.editDetailsNamed(file.name)}
-                run={(working) => actions.editDetails(file, working)}
-              >
-                {m.metadata.editDetails}
-              </RowButton>
-            )}
-            <RowButton
-              label={m.collections.moveNamed(file.name)}
-              run={(working) => actions.move(file, working)}
-            >
-              {m.collections.move}
-            </RowButton>
-            <RowButton
-              buttonRef={deleteButton}
-              danger
-              label={m.files.deleteNamed(file.name)}
-              run={(working) => actions.remove(file, working)}
-            >
-              {m.files.delete}
-            </RowButton>
-          </>
+            {more}
+          </MenuButton>
         )}
       </div>
     </li>
-  );
-}
-
-interface RowButtonProps {
-  children: ComponentChildren;
-  /** What it does to which file ("Delete a.pdf"). */
-  label: string;
-  danger?: boolean;
-  hidden?: boolean;
-  buttonRef?: RefObject<HTMLButtonElement | null>;
-  /** How a busy button shows it; a busy button does nothing when clicked. */
-  busyAs?: 'disabled' | 'aria-disabled';
-  run(working: Working): Promise<void>;
-}
-
-function RowButton({ children, label, danger, hidden, buttonRef, busyAs, run }: RowButtonProps) {
-  const [busy, setBusy] = useState(false);
-  const ariaOnly = busyAs === 'aria-disabled';
-  return (
-    <button
-      ref={buttonRef}
-      type="button"
-      class={danger ? 'button small danger-outline' : 'button small'}
-      aria-label={label}
-      hidden={hidden}
-      disabled={busy && !ariaOnly}
-      aria-disabled={busy && ariaOnly ? 'true' : undefined}
-      onClick={() => {
-        if (busy) return;
-        void run(setBusy).finally(() => setBusy(false));
-      }}
-    >
-      {children}
-    </button>
   );
 }
 

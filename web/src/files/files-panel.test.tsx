@@ -5,6 +5,7 @@ import { SHARED_COLLECTION_ID } from '../collection-access';
 import { createCollectionStore } from '../collection-store';
 import { setLocale } from '../i18n/locale';
 import { createKnowledgeStore } from '../knowledge-store';
+import { openMenu } from '../testing/menu';
 import { ME, renderInSession, testSession, type TestSession } from '../testing/session';
 import { FilesPanel } from './files-panel';
 import { fakeGetFiles } from './fake-files';
@@ -89,7 +90,11 @@ describe('the files panel', () => {
       .mockRejectedValueOnce(Object.assign(new Error('refused'), { name: 'TypeError' }))
       .mockResolvedValueOnce(undefined);
     await showPanel([file('plan.pdf')], { DeleteFile });
-    const remove = await screen.findByRole('button', { name: 'Delete plan.pdf' });
+    await screen.findByRole('checkbox', { name: 'plan.pdf' });
+    const more = screen.getByRole('button', { name: 'More actions for plan.pdf' });
+    const remove = within(openMenu('More actions for plan.pdf')).getByRole('menuitem', {
+      name: 'Delete plan.pdf',
+    });
 
     fireEvent.click(remove);
     fireEvent.click(
@@ -98,7 +103,11 @@ describe('the files panel', () => {
     expect((await screen.findByText(/plan\.pdf could not be deleted/)).className).toContain(
       'action-notice',
     );
+    // Choosing it closed the menu; the dialog gave the focus back to the menu's button.
+    expect(more.getAttribute('aria-expanded')).toBe('false');
+    await waitFor(() => expect(document.activeElement).toBe(more));
 
+    fireEvent.click(more);
     fireEvent.click(remove);
     fireEvent.click(
       within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }),
@@ -272,7 +281,11 @@ describe('the files panel with hundreds of files', () => {
       `#/chunks/${plan.id}`,
     );
 
-    fireEvent.click(screen.getByRole('button', { name: 'Switch off plan.pdf' }));
+    fireEvent.click(
+      within(openMenu('More actions for plan.pdf')).getByRole('menuitem', {
+        name: 'Switch off plan.pdf',
+      }),
+    );
     await screen.findByText('Off');
     expect(PutFileEnabled).toHaveBeenCalledWith(
       { body: { id: plan.id, enabled: false } },
@@ -284,7 +297,9 @@ describe('the files panel with hundreds of files', () => {
 
     setLocale('zh');
     expect(await screen.findByText('已停用')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: '启用 plan.pdf' }));
+    fireEvent.click(
+      within(openMenu('更多操作：plan.pdf')).getByRole('menuitem', { name: '启用 plan.pdf' }),
+    );
     await waitFor(() => expect(box).toHaveProperty('disabled', false));
   });
 

@@ -44,7 +44,9 @@ function ConnectHelp({ id }: { id: string }) {
 
 /**
  * In the header while the offline stand-in answers: what that means, and how to connect a
- * model (a disclosure, so that the header stays one line until asked).
+ * model (a disclosure, so that the header stays one line until asked). Where the bar is short
+ * of room its words give way first (record.css): the lead is cut short, then on a phone only
+ * the mark is seen (the words still read out, and shown once it is opened).
  */
 export function ModelNotice() {
   const helpId = useUniqueId('model-help');
@@ -52,11 +54,14 @@ export function ModelNotice() {
   if (!modelInUse.value?.offline) return null;
   return (
     <details class="model-notice" id="model-notice">
-      <summary>
+      <summary title={`${m.offlineLead} ${m.connectModel}`}>
         <span class="model-notice-mark" aria-hidden="true">
           ⚠
         </span>
-        {m.offlineLead} <span class="model-notice-link">{m.connectModel}</span>
+        <span class="model-notice-text">
+          <span class="model-notice-lead">{m.offlineLead}</span>{' '}
+          <span class="model-notice-link">{m.connectModel}</span>
+        </span>
       </summary>
       <ConnectHelp id={helpId} />
     </details>

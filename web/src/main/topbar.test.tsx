@@ -80,4 +80,50 @@ describe('the top bar', () => {
     expect(screen.getByRole('button', { name: '退出登录' })).toBeTruthy();
     expect(screen.getByRole('button', { name: '管理' })).toBeTruthy();
   });
+
+  it('says the role in the user menu, not in the bar', () => {
+    render(<Topbar me={ME} route={{ page: 'chat' }} logout={() => undefined} />);
+    const button = menuButton(/account menu$/);
+    const list = document.getElementById(button.getAttribute('aria-controls')!)!;
+    expect(list.querySelector('.badge')?.textContent).toBe('Super admin');
+    expect(document.querySelectorAll('.topbar .badge')).toHaveLength(1);
+  });
+
+  it('on a phone keeps to one row: a super admin’s Users and Unhelpful answers join Admin', () => {
+    vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) =>
+        ({
+          matches: query === '(max-width: 860px)',
+          addEventListener() {},
+          removeEventListener() {},
+        }) as unknown as MediaQueryList,
+    );
+    try {
+      render(<Topbar me={ME} route={{ page: 'users' }} logout={() => undefined} />);
+      const nav = screen.getByRole('navigation', { name: 'Main' });
+      expect(
+        within(nav)
+          .getAllByRole('link')
+          .map((link) => link.getAttribute('href')),
+      ).toEqual(['#/']);
+      fireEvent.click(within(nav).getByRole('button', { name: 'Admin' }));
+      expect(
+        within(nav)
+          .getAllByRole('link')
+          .map((link) => link.getAttribute('href')),
+      ).toEqual([
+        '#/',
+        '#/users',
+        '#/unhelpful',
+        '#/admin/usage',
+        '#/admin/audit',
+        '#/admin/limits',
+      ]);
+      expect(within(nav).getByRole('link', { name: 'Users' }).getAttribute('aria-current')).toBe(
+        'page',
+      );
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import type { User } from '../api/services';
 import { LanguageSwitch } from '../components/language-switch';
+import { NARROW, useMedia } from '../components/use-media';
 import { currentLocale } from '../i18n/locale';
 import { messages } from '../i18n/messages';
 import { Menu } from './menu';
@@ -14,14 +15,17 @@ export interface TopbarProps {
 
 /**
  * The brand, the pages this user may open (a super admin's pages of the whole service in an
- * Admin menu), the language, and the user menu: who is logged in, their own pages, the API
- * reference and Log out.
+ * Admin menu), the language, and the user menu: who is logged in and in what role, their own
+ * pages, the API reference and Log out. One row at every width (frame.css, phone.css).
  */
 export function Topbar({ me, route, logout }: TopbarProps) {
   const m = messages();
   const admin = me.role === 'SUPER_ADMIN';
+  // On a phone the bar keeps to one row: a super admin's Users and Unhelpful answers join the
+  // Admin menu there.
+  const narrow = useMedia(NARROW);
   const current = (page: Route['page']) => (route.page === page ? 'page' : undefined);
-  const item = (page: UserPage | AdminPage, label: string) => (
+  const item = (page: UserPage | AdminPage | 'users' | 'unhelpful', label: string) => (
     <li>
       <a href={pageLink(page)} aria-current={current(page)}>
         {label}
@@ -40,18 +44,20 @@ export function Topbar({ me, route, logout }: TopbarProps) {
         <a href="#/" aria-current={current('chat')}>
           {m.app.chat}
         </a>
-        {admin && (
+        {admin && !narrow && (
           <a href="#/users" aria-current={current('users')}>
             {m.app.users}
           </a>
         )}
-        {admin && (
+        {admin && !narrow && (
           <a href="#/unhelpful" aria-current={current('unhelpful')}>
             {m.app.unhelpfulAnswers}
           </a>
         )}
         {admin && (
           <Menu class="admin-menu" button={m.account.admin}>
+            {narrow && item('users', m.app.users)}
+            {narrow && item('unhelpful', m.app.unhelpfulAnswers)}
             {item('admin-usage', m.account.usageOverview)}
             {item('audit', m.account.auditTrail)}
             {item('limits', m.account.limits)}
@@ -61,7 +67,6 @@ export function Topbar({ me, route, logout }: TopbarProps) {
       <ModelNotice />
       <div class="who">
         <LanguageSwitch />
-        <span class={admin ? 'badge admin' : 'badge'}>{admin ? m.app.superAdmin : m.app.user}</span>
         <Menu
           class="user-menu"
           button={
@@ -73,6 +78,12 @@ export function Topbar({ me, route, logout }: TopbarProps) {
             </>
           }
         >
+          {/* The role, where it is looked for: beside the name, not in the bar's room. */}
+          <li class="menu-role">
+            <span class={admin ? 'badge admin' : 'badge'}>
+              {admin ? m.app.superAdmin : m.app.user}
+            </span>
+          </li>
           {item('account', m.account.myAccount)}
           {item('keys', m.account.myKeys)}
           {item('usage', m.account.myUsage)}

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Conversation } from '../api/services';
+import { useActionLook } from '../components/menu-button';
 import { saveFile } from '../components/save-file';
 import { useApp, type AppContext } from '../context';
 import { readerTimeZone } from '../i18n/format';
@@ -31,6 +32,8 @@ export function RecordActions({ conversation }: { conversation: Conversation | u
   const ctx = useApp();
   const [busy, setBusy] = useState(false);
   const m = messages().record;
+  // Small buttons in the conversation's head; items of its More menu on a phone.
+  const look = useActionLook('button small');
 
   async function run(then: (record: { text: string; filename?: string }) => void) {
     if (!conversation || busy) return;
@@ -48,7 +51,7 @@ export function RecordActions({ conversation }: { conversation: Conversation | u
     <>
       <button
         type="button"
-        class="button small"
+        {...look}
         hidden={!conversation}
         aria-busy={busy || undefined}
         aria-label={conversation && m.exportMarkdownNamed(conversation.title)}
@@ -62,7 +65,7 @@ export function RecordActions({ conversation }: { conversation: Conversation | u
       </button>
       <button
         type="button"
-        class="button small"
+        {...look}
         hidden={!conversation}
         aria-busy={busy || undefined}
         aria-label={conversation && m.savePdfNamed(conversation.title)}

@@ -8,6 +8,7 @@ import { FilesPanel } from '../files/files-panel';
 import { createUploadQueue } from '../files/upload-queue';
 import { setLocale } from '../i18n/locale';
 import { createKnowledgeStore } from '../knowledge-store';
+import { openMenu } from '../testing/menu';
 import { ME, refusal, renderInSession, testSession } from '../testing/session';
 
 // "Upload new version" in a file's row: the file chosen is uploaded with `replaces`, the old
@@ -107,7 +108,9 @@ describe('Upload new version', () => {
     list.now = await showPanel(Upload);
     const old = rowOf('rules.pdf');
     expect(
-      within(old).getByRole('button', { name: 'Upload new version of rules.pdf' }),
+      within(openMenu('More actions for rules.pdf', old)).getByRole('menuitem', {
+        name: 'Upload new version of rules.pdf',
+      }),
     ).toBeTruthy();
     const picked = new File(['%PDF-1.7'], 'rules-2026.pdf', { type: 'application/pdf' });
     choose(old, picked);
@@ -120,7 +123,8 @@ describe('Upload new version', () => {
     const row = added.closest('li') as HTMLElement;
     expect(row.textContent).toContain('New version of rules.pdf on its way');
     // A version on its way is not given another; the old one stays as it was.
-    expect(within(row).queryByRole('button', { name: /^Upload new version/ })).toBeNull();
+    const menu = openMenu('More actions for rules-2026.pdf', row);
+    expect(within(menu).queryByRole('menuitem', { name: /^Upload new version/ })).toBeNull();
     expect((screen.getByRole('checkbox', { name: 'rules.pdf' }) as HTMLInputElement).disabled).toBe(
       false,
     );

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import type { KnowledgeFile } from '../api/services';
+import { useActionLook } from '../components/menu-button';
 import { saveFile } from '../components/save-file';
 import type { AppContext } from '../context';
 import { t, type Localized } from '../i18n/bind';
@@ -95,11 +96,12 @@ export function UploadVersionButton({
   const m = messages();
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
+  const look = useActionLook('button small');
   return (
     <>
       <button
         type="button"
-        class="button small"
+        {...look}
         aria-label={m.versions.uploadNamed(file.name)}
         title={m.versions.uploadTitle}
         disabled={busy}

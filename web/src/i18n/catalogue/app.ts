@@ -26,6 +26,8 @@ export const app = translations({
     unreachableReload: 'The service could not be reached. Reload the page to retry.',
     title: (screen: string) => `${screen} · Knowledge-base chat`,
     language: 'Language',
+    /** A menu button's words: what else can be done here. */
+    more: 'More…',
   },
   zh: {
     appName: '知识库问答',
@@ -50,5 +52,6 @@ export const app = translations({
     unreachableReload: '无法连接到服务。请刷新页面重试。',
     title: (screen) => `${screen} · 知识库问答`,
     language: '语言',
+    more: '更多',
   },
 });
