@@ -284,7 +284,8 @@ describe('a super admin’s session on a desktop screen', () => {
     await expect.poll(() => page.locator('.turn').count()).toBe(turns + 1);
     const within = await lastAnswerWhenEnded(page);
     expect(await within.getAttribute('data-state')).toBe('done');
-    expect(await within.locator('.question-scope').textContent()).toContain(file);
+    const question = page.locator('.turn').last().locator('.question-scope');
+    expect(await question.textContent()).toContain(file);
     expect(await page.getByRole('checkbox', { name: file }).isChecked()).toBe(true);
     await page.getByRole('button', { name: 'Search all files' }).click();
   });
