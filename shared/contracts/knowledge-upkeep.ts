@@ -77,8 +77,10 @@ export const RetrievalTest = z.object({
   file_id: z.uuid(),
   /** The file's name, or null when it has been deleted since. */
   file_name: z.string().nullable(),
-  /** The page expected; null when any page of the file will do. */
+  /** The page expected (the section's number for formats without pages); null: any page. */
   page: z.number().int().nullable(),
+  /** For formats without pages: the expected section's heading path, if it has one. */
+  section: z.string().nullable(),
   created_by: z.string(),
   created_at: z.string(),
 });

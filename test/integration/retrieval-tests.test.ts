@@ -16,6 +16,7 @@ interface SavedTest {
   file_id: string;
   file_name: string | null;
   page: number | null;
+  section: string | null;
   created_by: string;
   created_at: string;
 }
@@ -133,10 +134,43 @@ describe('saving a retrieval question', () => {
       file_id: leave.id,
       file_name: 'leave.pdf',
       page: 2,
+      section: null,
       created_by: alice.username,
     });
     const listed = await json<SavedTest[]>(await list(viewerToken, kb.id));
     expect(listed).toEqual([saved]);
+  });
+
+  it('names the expected section of a document without pages by its headings', async () => {
+    const sectioned = await json<Collection>(
+      await call('/moduleknowledge/collection', { token: aliceToken, json: { name: '办法' } }),
+    );
+    const form = new FormData();
+    form.append('collection_id', sectioned.id);
+    const text = `# 休假办法\n\n## 第一章 总则\n\n${WORD} 为规范休假，制定本办法。\n\n## 第二章 年休假\n\n${WORD} 工作满十年的，年休假十五天。\n`;
+    form.append('file', new File([text], '休假办法.md', { type: 'text/markdown' }));
+    const file = await json<{ id: string; pages: number }>(
+      await call('/moduleknowledge/upload', { method: 'POST', body: form, token: aliceToken }),
+    );
+    // The section as a search names it: what the keeper clicked "save as test" on.
+    const params = new URLSearchParams({
+      text: `${WORD} 年休假十五天`,
+      collection_id: sectioned.id,
+    });
+    const [best] = await json<(Result & { section: string | null })[]>(
+      await call(`/moduleknowledge/query?${params}`, { token: aliceToken }),
+    );
+    expect(best!.section).toContain('第二章 年休假');
+    const saved = await json<SavedTest>(
+      await save(aliceToken, {
+        collection_id: sectioned.id,
+        question: '年休假几天？',
+        file_id: file.id,
+        page: best!.page,
+      }),
+    );
+    expect(saved).toMatchObject({ page: best!.page, section: best!.section });
+    expect(await json<SavedTest[]>(await list(aliceToken, sectioned.id))).toEqual([saved]);
   });
 
   it('refuses a viewer (403), a file of another collection (404) and a page past the file’s end', async () => {

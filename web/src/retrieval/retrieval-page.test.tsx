@@ -35,6 +35,7 @@ const saved: RetrievalTest = {
   file_id: FILE,
   file_name: 'leave.pdf',
   page: 2,
+  section: null,
   created_by: 'ada',
   created_at: '2026-01-01T00:00:00.000Z',
 };
@@ -178,6 +179,16 @@ describe('the retrieval test screen', () => {
       '把这个问题保存为测试，期望找到 休假办法.docx 章节“第二章 年休假 › 第五条”',
     );
     expect(table.textContent).not.toContain('页');
+  });
+
+  it('names a saved question’s expected section by its headings, never as a page', async () => {
+    setLocale('zh');
+    const sectioned = { ...saved, file_name: '休假办法.docx', page: 5, section: '第二章 年休假' };
+    const api = fakes({ GetRetrievalTests: async () => [sectioned] });
+    renderInSession(<RetrievalSection collection={collection('viewer')} />, testSession(api));
+    const row = await screen.findByRole('row', { name: /^annual leave after ten years/ });
+    expect(row.textContent).toContain('休假办法.docx · 章节“第二章 年休假”');
+    expect(row.textContent).not.toContain('页');
   });
 
   it('speaks Chinese', async () => {

@@ -1,5 +1,6 @@
 import { formatDecimal2, formatInteger } from '../i18n/format';
 import { messages } from '../i18n/messages';
+import { sourcePlace } from '../source-place';
 import type { RetrievalTest, RetrievalTestRun } from './types';
 
 /**
@@ -64,7 +65,9 @@ export function TestSet(props: {
                     <td data-label={m.expected}>
                       {test.file_name ?? <em>{m.fileDeleted}</em>}
                       {' · '}
-                      {test.page === null ? m.anyPage : m.page(test.page)}
+                      {test.page === null
+                        ? m.anyPage
+                        : sourcePlace({ page: test.page, section: test.section })}
                     </td>
                     {run && (
                       <td data-label={m.runRank}>

@@ -30,7 +30,6 @@ export const retrieval = translations({
     pass: 'passes',
     fail: 'below',
     source: 'Source',
-    page: (page: number) => `page ${formatInteger(page)}`,
     passage: 'Passage',
     open: 'Open',
     /** `place`: where in the file, its page or section (../../source-place.ts). */
@@ -89,7 +88,6 @@ export const retrieval = translations({
     pass: '达到',
     fail: '未达到',
     source: '来源',
-    page: (page) => `第 ${formatInteger(page)} 页`,
     passage: '片段',
     open: '打开',
     openTitle: (file, place) => `打开 ${file} ${place}，并高亮该片段`,

@@ -32,6 +32,7 @@ const testView = (row: RetrievalTestRow) => ({
   file_id: row.fileId,
   file_name: row.fileName,
   page: row.page,
+  section: row.section,
   created_by: row.createdByName,
   created_at: row.createdAt.toISOString(),
 });
@@ -80,16 +81,9 @@ export async function PostRetrievalTest(
       createdByName: principal.username,
     }),
   );
-  return testView({
-    id: inserted!.id,
-    collectionId: body.collection_id,
-    question: body.question,
-    fileId: file.id,
-    fileName: file.name,
-    page,
-    createdByName: principal.username,
-    createdAt: inserted!.createdAt,
-  });
+  // Read back: the expected section's heading comes from the file's pages.
+  const [saved] = await kdb.run(testById(kdb.db, inserted!.id));
+  return testView(saved!);
 }
 
 /** Removes a saved question: 404 when the caller cannot see it, 403 when they only read it. */

@@ -1,5 +1,5 @@
-import { asc, eq } from 'drizzle-orm';
-import { files, retrievalTests } from '../db/schema';
+import { and, asc, eq } from 'drizzle-orm';
+import { filePages, files, retrievalTests } from '../db/schema';
 import type { Queries } from './files';
 
 /**
@@ -16,6 +16,8 @@ const testColumns = {
   // The file may have been deleted since (the test keeps its id): then null.
   fileName: files.name,
   page: retrievalTests.page,
+  // A section's heading, for formats without pages: a section's number means nothing to a reader.
+  section: filePages.label,
   createdByName: retrievalTests.createdByName,
   createdAt: retrievalTests.createdAt,
 };
@@ -27,9 +29,15 @@ export type RetrievalTestRow = {
   fileId: string;
   fileName: string | null;
   page: number | null;
+  section: string | null;
   createdByName: string;
   createdAt: Date;
 };
+
+const expectedPage = and(
+  eq(filePages.fileId, retrievalTests.fileId),
+  eq(filePages.page, retrievalTests.page),
+);
 
 /** A collection's saved questions, oldest first (the order they were written in). */
 export const testsOf = (db: Queries, collectionId: string, limit?: number) => {
@@ -37,6 +45,7 @@ export const testsOf = (db: Queries, collectionId: string, limit?: number) => {
     .select(testColumns)
     .from(retrievalTests)
     .leftJoin(files, eq(files.id, retrievalTests.fileId))
+    .leftJoin(filePages, expectedPage)
     .where(eq(retrievalTests.collectionId, collectionId))
     .orderBy(asc(retrievalTests.id));
   return limit === undefined ? query : query.limit(limit);
@@ -47,6 +56,7 @@ export const testById = (db: Queries, id: number) =>
     .select(testColumns)
     .from(retrievalTests)
     .leftJoin(files, eq(files.id, retrievalTests.fileId))
+    .leftJoin(filePages, expectedPage)
     .where(eq(retrievalTests.id, id))
     .limit(1);
 
@@ -60,11 +70,7 @@ export const insertTest = (
     createdBy: string;
     createdByName: string;
   },
-) =>
-  db
-    .insert(retrievalTests)
-    .values(row)
-    .returning({ id: retrievalTests.id, createdAt: retrievalTests.createdAt });
+) => db.insert(retrievalTests).values(row).returning({ id: retrievalTests.id });
 
 export const deleteTest = (db: Queries, id: number) =>
   db.delete(retrievalTests).where(eq(retrievalTests.id, id)).returning({ id: retrievalTests.id });
