@@ -199,6 +199,66 @@ describe('files', () => {
   });
 });
 
+describe('passages', () => {
+  it('records a correction and a switch with the file’s name, the page and section as data', async () => {
+    const kb = await newCollection(aliceToken, `Passages ${crypto.randomUUID().slice(0, 6)}`);
+    const upload = async (file: File) => {
+      const form = new FormData();
+      form.append('file', file);
+      form.append('collection_id', kb.id);
+      return data<{ id: string }>(
+        await call('/moduleknowledge/upload', { token: aliceToken, ip: IP, body: form }),
+      );
+    };
+    const pdfName = `审计片段 ${crypto.randomUUID().slice(0, 6)}.pdf`;
+    const pdf = await upload(
+      new File([makeTextPdf(['第一页的内容。', '第二页：差旅费按实际报销。'])], pdfName),
+    );
+    const mdName = `办法 ${crypto.randomUUID().slice(0, 6)}.md`;
+    const md = await upload(
+      new File(['# 办法\n\n## 第一章 总则\n\n为规范管理，制定本办法。\n'], mdName, {
+        type: 'text/markdown',
+      }),
+    );
+    const chunkOn = async (fileId: string, page: number) => {
+      const { items } = await data<{ items: { id: number; page: number }[] }>(
+        await call(`/moduleknowledge/chunks?file_id=${fileId}`, { token: aliceToken }),
+      );
+      return items.find((c) => c.page === page)!;
+    };
+    const second = await chunkOn(pdf.id, 2);
+    const section = await chunkOn(md.id, 1);
+    const put = (json: unknown) =>
+      call('/moduleknowledge/chunk', { method: 'PUT', token: aliceToken, ip: IP, json });
+    expect((await put({ id: second.id, text: '第二页：差旅费按标准报销。' })).status).toBe(200);
+    expect((await put({ id: section.id, enabled: false })).status).toBe(200);
+
+    // A passage's id is a small number: the object filter may match other records' ids too.
+    const aboutChunk = async (id: number) =>
+      (await about(String(id))).filter((r) => r.object_type === 'chunk' && r.object_id === `${id}`);
+    const [corrected] = await aboutChunk(second.id);
+    expect(corrected).toMatchObject({
+      action: 'knowledge.chunk_edit',
+      object_type: 'chunk',
+      object_label: pdfName,
+      detail: { page: 2, section: null },
+    });
+    const [switched] = await aboutChunk(section.id);
+    expect(switched).toMatchObject({
+      action: 'knowledge.chunk_switch',
+      object_label: mdName,
+      detail: { enabled: false, page: 1 },
+    });
+    // The section as the passage's own location names it.
+    const located = await data<{ section: string | null }>(
+      await call(`/moduleknowledge/chunk?id=${section.id}`, { token: aliceToken }),
+    );
+    expect(located.section).toBeTruthy();
+    expect(switched!.detail.section).toBe(located.section);
+    await call(`/moduleknowledge/collection?id=${kb.id}`, { method: 'DELETE', token: aliceToken });
+  });
+});
+
 describe('chat', () => {
   it('records a change of the official answers’ threshold; a viewer’s refused one records nothing', async () => {
     const name = `Settings ${crypto.randomUUID().slice(0, 6)}`;

@@ -215,6 +215,35 @@ describe('the audit page', () => {
     expect(table.textContent).not.toMatch(/unknown|usage_limits|all collections|wrong_password/);
   });
 
+  it('names a passage by its file and where it stands, in the reader’s language', async () => {
+    setLocale('zh');
+    renderInSession(
+      <AuditPage />,
+      testSession(
+        service([
+          record(2, {
+            action: 'knowledge.chunk_edit',
+            object_type: 'chunk',
+            object_id: '41',
+            object_label: '年度报告.pdf',
+            detail: { page: 3, section: null },
+          }),
+          record(1, {
+            action: 'knowledge.chunk_switch',
+            object_type: 'chunk',
+            object_id: '42',
+            object_label: '休假办法.docx',
+            detail: { enabled: false, page: 2, section: '第二章 年休假' },
+          }),
+        ]),
+      ),
+    );
+    const table = await screen.findByRole('table', { name: '共 2 条记录' });
+    const [, corrected, switched] = within(table).getAllByRole('row');
+    expect(within(corrected!).getByText('年度报告.pdf · 第 3 页').title).toBe('41');
+    expect(within(switched!).getByText('休假办法.docx · 章节“第二章 年休假”')).toBeTruthy();
+  });
+
   it('says "Access denied" to a user who is not a super admin', async () => {
     const session = testSession({
       auth: { GetAudit: () => Promise.reject(refusal(403, 'permission_denied')) },

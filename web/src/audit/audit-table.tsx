@@ -1,6 +1,7 @@
 import { DataTable, type Column } from '../components/data-table';
 import { formatDate } from '../i18n/format';
 import { messages, type Messages } from '../i18n/messages';
+import { sourcePlace } from '../source-place';
 import type { AuditRecord } from './audit-page';
 
 /** A question longer than this is cut in the table (the CSV export has it whole). */
@@ -25,14 +26,20 @@ function Address({ address, m }: { address: string | null; m: Messages['audit'] 
 /**
  * What a record was done to, in words a reader can use: its name as it was then; a question
  * (chat.question keeps no name, only its words in the detail) by its words; the labels the
- * service stores in English (the limits, every collection) in the reader's language; else what
- * kind of object it is and the start of its id, the whole id in the title.
+ * service stores in English (the limits, every collection) in the reader's language; a passage
+ * by its file and where it stands in it (the detail's page and section); else what kind of
+ * object it is and the start of its id, the whole id in the title.
  */
 function objectName(r: AuditRecord, m: Messages['audit']): string {
   const type = r.object_type ?? '';
   if (type === 'limits') return m.objectTypes.limits ?? type;
   if (type === 'collection' && r.object_id === null && r.object_label === ALL_COLLECTIONS) {
     return m.allCollections;
+  }
+  const { page, section } = r.detail;
+  if (type === 'chunk' && r.object_label && typeof page === 'number') {
+    const place = sourcePlace({ page, section: typeof section === 'string' ? section : null });
+    return `${r.object_label} · ${place}`;
   }
   if (r.object_label) return r.object_label;
   const question = r.detail.question;

@@ -1,6 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { auditSql, type AuditEvent, type AuditRecord } from '#shared/audit/record';
-import { chunks, collectionMembers, collections, files, reindexJobs } from '../db/schema';
+import {
+  chunks,
+  collectionMembers,
+  collections,
+  filePages,
+  files,
+  reindexJobs,
+} from '../db/schema';
 import type { KnowledgeDb } from './files';
 
 type Db = KnowledgeDb['db'];
@@ -37,16 +44,25 @@ export const fileRecorded = (db: Db, id: string, record: Recorded, also: SQL = s
     when: sql`exists (select 1 from ${files} where ${files.id} = ${id}::uuid and ${also})`,
   });
 
-/** A passage's record, labelled with its file's name and page. */
+/**
+ * A passage's record, labelled with its file's name; where it stands (its page, and a section's
+ * heading for formats without pages) goes in the detail as data, for the reader's language to
+ * word, never as English words in the label.
+ */
 export const chunkRecorded = (db: Db, id: number, record: Recorded, also: SQL = sql`true`) =>
   recorded(db, {
     ...record,
     object: {
       type: 'chunk',
       id: String(id),
-      label: sql`select ${files.name} || ' p. ' || ${chunks.page} from ${chunks}
+      label: sql`select ${files.name} from ${chunks}
           join ${files} on ${files.id} = ${chunks.fileId} where ${chunks.id} = ${id}`,
     },
+    detail: sql`select ${JSON.stringify(record.detail ?? {})}::jsonb
+          || jsonb_build_object('page', ${chunks.page}, 'section', ${filePages.label})
+        from ${chunks} left join ${filePages}
+          on ${filePages.fileId} = ${chunks.fileId} and ${filePages.page} = ${chunks.page}
+        where ${chunks.id} = ${id}`,
     when: sql`exists (select 1 from ${chunks} where ${chunks.id} = ${id} and ${also})`,
   });
 
