@@ -116,12 +116,15 @@ describe('the chat panel', () => {
     expect((box as HTMLTextAreaElement).value).toBe('');
   });
 
-  it('on a phone keeps the head to one row: the conversation’s actions under More', async () => {
-    const narrow = '(max-width: 860px)';
+  it.each([
+    ['a phone', 600],
+    ['a small two-pane screen', 900],
+  ])('on %s keeps the head short: the conversation’s actions under More', async (_, width) => {
+    // The queries as a window of this width answers them (max-width ones only, as the app's).
     vi.spyOn(window, 'matchMedia').mockImplementation(
       (query: string) =>
         ({
-          matches: query === narrow,
+          matches: width <= Number(/max-width: (\d+)px/.exec(query)?.[1] ?? 0),
           addEventListener() {},
           removeEventListener() {},
         }) as unknown as MediaQueryList,

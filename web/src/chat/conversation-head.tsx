@@ -3,7 +3,7 @@ import type { CollectionStore } from '../collection-store';
 import { confirmDialog } from '../components/confirm-dialog';
 import { MenuButton, useActionLook } from '../components/menu-button';
 import { useUniqueId } from '../components/unique-id';
-import { NARROW, useMedia } from '../components/use-media';
+import { HEAD_CROWDED, useMedia } from '../components/use-media';
 import { useStore } from '../components/use-store';
 import { useApp } from '../context';
 import { now } from '../i18n/bind';
@@ -33,7 +33,7 @@ export function ConversationHead(props: ConversationHeadProps) {
   const titleId = useUniqueId('conversation-title');
   const m = messages();
   const open = session.current.value;
-  const narrow = useMedia(NARROW);
+  const crowded = useMedia(HEAD_CROWDED);
   const scope = open && now(session.scope.describe(open));
 
   async function rename(): Promise<void> {
@@ -53,8 +53,9 @@ export function ConversationHead(props: ConversationHeadProps) {
     if (sure) await session.remove(open);
   }
 
-  // On a phone the head keeps to one row: the conversation's own actions go under More, the
-  // list and New conversation show their marks alone (their names still read out).
+  // Where the head is crowded (a phone, two panes on a small screen) the conversation's own
+  // actions go under More; on a phone the list and New conversation also show their marks
+  // alone (phone.css; their names still read out), so that the head keeps to one row.
   const tools = (
     <>
       <RecordActions conversation={open} />
@@ -98,7 +99,7 @@ export function ConversationHead(props: ConversationHeadProps) {
         </p>
       </div>
       <div class="chat-head-actions">
-        {!narrow
+        {!crowded
           ? tools
           : open && (
               <MenuButton label={m.app.more} name={m.conversations.moreNamed(open.title)}>

@@ -4,6 +4,12 @@ import { useEffect, useState } from 'preact/hooks';
 export const NARROW = '(max-width: 860px)';
 
 /**
+ * Where a conversation's head has too little width for its five buttons beside the title (two
+ * panes on a small laptop or a tablet): its own actions go under More there too.
+ */
+export const HEAD_CROWDED = '(max-width: 1023px)';
+
+/**
  * Whether `query` matches, kept up to date as the window is resized or turned: for the few
  * places where a narrow screen gets other controls, not only other styles.
  */
