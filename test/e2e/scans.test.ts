@@ -114,6 +114,14 @@ describe.each(LANGUAGES)('a scanned PDF, in $language', (texts) => {
       expect(box!.x + box!.width).toBeLessThanOrEqual(drawn!.x + drawn!.width + 1);
       expect(await seriousViolations(page), 'a scan in the viewer').toEqual([]);
       await screenshot(page, `viewer-scan-desktop-${texts.locale}`);
+      // The page opened whole (as a chat about chosen files links a page it read whole): no
+      // passage, no boxes, and the note claims none (with boxes it goes on "OCR: the boxes…").
+      await page.evaluate((link) => (location.hash = link), `#/doc/${fileId}?page=${hit.page}`);
+      await expect
+        .poll(() => viewer.locator('.viewer-note').textContent())
+        .toMatch(/read by OCR\. Check|OCR 识别。请对照图像/);
+      expect(await viewer.locator('.viewer-note').textContent()).not.toMatch(/方框|boxes/);
+      expect(await viewer.locator('mark.passage-box').count()).toBe(0);
       await page.keyboard.press('Escape');
       expect(errors).toEqual([]);
     } finally {
