@@ -45,6 +45,7 @@ const NO_LIMITS = {
   user_daily_questions: null,
   collection_max_bytes: null,
   collection_max_files: null,
+  user_max_bytes: null,
   audit_questions: true,
   audit_retention_days: 1095,
 };

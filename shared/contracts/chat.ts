@@ -7,7 +7,7 @@ import { CollectionIds, DatabaseHealth, FileIds, KnowledgeHealth } from './commo
 import { DocumentFilters } from './document-metadata';
 import { JsonRpcErrorAnswer } from './mcp';
 import { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, ModelList } from './openai';
-import { UsageLimits, UsageOverview, UsagePeriod, UsageReport } from './usage';
+import { UsageLimits, UsageLimitsInput, UsageOverview, UsagePeriod, UsageReport } from './usage';
 
 export { ChatRefusal, ChatSource, OfficialGiven, SentenceSupport };
 
@@ -472,9 +472,10 @@ daily limits.`,
     }),
     PutLimits: method({
       doc: `Sets the limits and audit settings: per user per day (tokens, questions), per
-collection (bytes, files), whether questions are audited, how long audit records are kept.
+collection (bytes, files), per user over every collection (bytes stored; left out: unchanged),
+whether questions are audited, how long audit records are kept.
 @role(SUPER_ADMIN) @credential(login)`,
-      params: { body: UsageLimits },
+      params: { body: UsageLimitsInput },
       output: UsageLimits,
     }),
   },

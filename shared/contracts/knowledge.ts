@@ -302,8 +302,9 @@ service reads → 415; encrypted, damaged, too many pages or no text → 422; mo
         replaces: z.uuid().optional(),
       },
       output: UploadResult,
-      // Every 413 it answers: the file over the size limit, the collection at its limit.
-      errors: ['file_too_large', 'collection_limit_reached'],
+      // Every 413 it answers: the file over the size limit, the collection at its limit, the
+      // uploader at their storage limit.
+      errors: ['file_too_large', 'collection_limit_reached', 'storage_limit_reached'],
     }),
     GetFiles: method({
       doc: `A collection's files a page at a time, for keepers of hundreds: searched by name,

@@ -25,10 +25,20 @@ export const UsageLimits = z.object({
   collection_max_bytes: z.number().int().min(1).nullable(),
   /** Files per collection. */
   collection_max_files: z.number().int().min(1).nullable(),
+  /** Bytes of original files one user has uploaded, over every collection. */
+  user_max_bytes: z.number().int().min(1).nullable(),
   /** Each question is kept in the audit trail with the files it cited. */
   audit_questions: z.boolean(),
   /** Audit records older than this are removed (at least 30). */
   audit_retention_days: z.number().int().min(30).max(36500),
+});
+
+/**
+ * The limits as PutLimits takes them: each as UsageLimits tells it, except that `user_max_bytes`
+ * (added later) may be left out by a script written before it, which then leaves it as it is.
+ */
+export const UsageLimitsInput = UsageLimits.extend({
+  user_max_bytes: UsageLimits.shape.user_max_bytes.optional(),
 });
 
 /** A user's usage over a period (GetUsage). */

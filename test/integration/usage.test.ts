@@ -55,6 +55,7 @@ interface Limits {
   user_daily_questions: number | null;
   collection_max_bytes: number | null;
   collection_max_files: number | null;
+  user_max_bytes: number | null;
   audit_questions: boolean;
   audit_retention_days: number;
 }
@@ -63,6 +64,7 @@ const NO_LIMITS: Limits = {
   user_daily_questions: null,
   collection_max_bytes: null,
   collection_max_files: null,
+  user_max_bytes: null,
   audit_questions: true,
   audit_retention_days: 1095,
 };
@@ -115,7 +117,7 @@ async function limitProblem(res: Response, status: number, code: string) {
   return body;
 }
 
-const putLimits = (token: string, limits: Limits) =>
+const putLimits = (token: string, limits: Partial<Limits>) =>
   call('/modulechat/limits', { token, method: 'PUT', json: limits });
 
 /** Today's usage rows of a user (the database's own view, not the API's). */
@@ -535,6 +537,55 @@ describe('limits', () => {
     );
     expect(bytes.limit).toBe('collection_max_bytes');
     expect((await bucketKeys()).length).toBe(keysBefore);
+    await data(await putLimits(admin, NO_LIMITS));
+  });
+
+  it('a user at their storage limit is refused an upload in any collection, keeping nothing; others upload', async () => {
+    const stored = async (userId: string) =>
+      Number(
+        (
+          await queryRows<{ bytes: string }>(
+            sql`select coalesce(sum(size), 0)::text as bytes from files where uploader_id = ${userId}::uuid`,
+          )
+        )[0]!.bytes,
+      );
+    const upload = (token: string, name: string, into?: string) => {
+      const form = new FormData();
+      form.append('file', new File([makeTextPdf([`A ${WORD} ${name} notice.`])], name));
+      if (into) form.append('collection_id', into);
+      return call('/moduleknowledge/upload', { token, body: form });
+    };
+    // A fresh collection of her own: no collection limit is near, only her own bytes count.
+    const another = await data<{ id: string }>(
+      await call('/moduleknowledge/collection', {
+        token: alice.token,
+        json: { name: `Usage storage ${TAG}` },
+      }),
+    );
+    const used = await stored(alice.id);
+    expect(used).toBeGreaterThan(0);
+    await data(await putLimits(admin, { ...NO_LIMITS, user_max_bytes: used + 10 }));
+    const keysBefore = (await bucketKeys()).length;
+    const problem = await limitProblem(
+      await upload(alice.token, 'storage.pdf', another.id),
+      413,
+      'storage_limit_reached',
+    );
+    expect(problem).toMatchObject({ limit: 'user_max_bytes', used, allowed: used + 10 });
+    expect(await stored(alice.id)).toBe(used);
+    expect((await bucketKeys()).length).toBe(keysBefore);
+    // Bob's bytes are his own: he uploads.
+    expect((await upload(bob.token, 'bob.pdf')).status).toBe(200);
+    // A PUT written before the limit existed (it leaves it out) leaves it as it is.
+    const older: Partial<Limits> = { ...NO_LIMITS };
+    delete older.user_max_bytes;
+    const kept = await data<Limits>(
+      await putLimits(admin, { ...older, audit_retention_days: 400 }),
+    );
+    expect(kept).toMatchObject({ user_max_bytes: used + 10, audit_retention_days: 400 });
+    // Raised, she uploads again.
+    await data(await putLimits(admin, { ...NO_LIMITS, user_max_bytes: used + 10_000_000 }));
+    expect((await upload(alice.token, 'storage.pdf', another.id)).status).toBe(200);
     await data(await putLimits(admin, NO_LIMITS));
   });
 

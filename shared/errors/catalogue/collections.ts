@@ -8,7 +8,7 @@ export const collectionErrors = errorGroup({
     status: 413,
     en: 'The collection is full: it holds as many files or bytes as allowed. Delete files from it, or ask an administrator to raise the limit.',
     zh: '该资料集已满：文件数或存储容量已达上限。请删除其中的文件，或请管理员提高上限。',
-    // What workers/knowledge/src/handlers/collection-full.ts puts in the problem.
+    // What workers/knowledge/src/handlers/file-limits.ts puts in the problem.
     members: z.object({
       limit: z
         .enum(['collection_max_files', 'collection_max_bytes'])
@@ -20,6 +20,26 @@ export const collectionErrors = errorGroup({
         .optional()
         .meta({ description: 'Files or bytes the collection holds.', example: 500 }),
       allowed: z.int().positive().optional().meta({ description: 'The limit.', example: 500 }),
+    }),
+  },
+  /** An upload that would take its uploader past their stored bytes (usage_limits.user_max_bytes). */
+  storage_limit_reached: {
+    status: 413,
+    en: 'You have stored as many bytes of documents as allowed, over all collections. Delete files you uploaded (older versions count too), or ask an administrator to raise the limit.',
+    zh: '您上传的文件已达个人存储上限（所有资料集合计）。请删除您上传的文件（旧版本也计入），或请管理员提高上限。',
+    // What workers/knowledge/src/handlers/file-limits.ts puts in the problem.
+    members: z.object({
+      limit: z.enum(['user_max_bytes']).optional().describe('The limit the file would pass.'),
+      used: z
+        .int()
+        .nonnegative()
+        .optional()
+        .meta({ description: 'Bytes the uploader has stored.', example: 524288000 }),
+      allowed: z
+        .int()
+        .positive()
+        .optional()
+        .meta({ description: 'The limit.', example: 524288000 }),
     }),
   },
   last_owner: {

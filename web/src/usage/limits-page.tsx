@@ -9,24 +9,29 @@ import { messages } from '../i18n/messages';
 
 type Limits = Awaited<ReturnType<AppContext['api']['chat']['GetLimits']>>;
 type LimitKey =
-  'user_daily_questions' | 'user_daily_tokens' | 'collection_max_files' | 'collection_max_bytes';
+  | 'user_daily_questions'
+  | 'user_daily_tokens'
+  | 'collection_max_files'
+  | 'collection_max_bytes'
+  | 'user_max_bytes';
 
 const MB = 1024 * 1024;
+
+/** The limits counted in bytes, shown and typed in MB. */
+const inMegabytes = (key: LimitKey) => key === 'collection_max_bytes' || key === 'user_max_bytes';
 
 /** The form's text for a limit (bytes shown in MB): empty for none. */
 export function limitText(limits: Limits, key: LimitKey): string {
   const value = limits[key];
   if (value === null) return '';
-  return key === 'collection_max_bytes'
-    ? String(Math.round((value / MB) * 100) / 100)
-    : String(value);
+  return inMegabytes(key) ? String(Math.round((value / MB) * 100) / 100) : String(value);
 }
 
 /** A box's text as the limit: null when empty, undefined when not a whole number ≥ 1 (MB may have decimals). */
 export function limitValue(text: string, key: LimitKey): number | null | undefined {
   const trimmed = text.trim();
   if (trimmed === '') return null;
-  if (key === 'collection_max_bytes') {
+  if (inMegabytes(key)) {
     const mb = Number(trimmed);
     return Number.isFinite(mb) && mb > 0 ? Math.max(1, Math.round(mb * MB)) : undefined;
   }
@@ -40,11 +45,13 @@ const KEYS: readonly LimitKey[] = [
   'user_daily_tokens',
   'collection_max_files',
   'collection_max_bytes',
+  'user_max_bytes',
 ];
 
 /**
  * The limits and the audit settings (`#/admin/limits`, super admins): per user per day
- * (questions, tokens), per collection (files, storage), whether each question is audited and
+ * (questions, tokens), per collection (files, storage), per user's storage over every
+ * collection, whether each question is audited and
  * how long audit records are kept. An empty box is no limit.
  */
 export function LimitsPage() {
@@ -86,6 +93,7 @@ export function LimitsPage() {
     user_daily_tokens: m.userDailyTokens,
     collection_max_files: m.collectionMaxFiles,
     collection_max_bytes: m.collectionMaxBytes,
+    user_max_bytes: m.userMaxBytes,
   };
 
   async function save(event: Event): Promise<void> {
@@ -114,6 +122,7 @@ export function LimitsPage() {
             user_daily_tokens: values.user_daily_tokens ?? null,
             collection_max_files: values.collection_max_files ?? null,
             collection_max_bytes: values.collection_max_bytes ?? null,
+            user_max_bytes: values.user_max_bytes ?? null,
             audit_questions: auditQuestions,
             audit_retention_days: days,
           },
@@ -152,14 +161,14 @@ export function LimitsPage() {
               <Field
                 key={key}
                 label={labels[key]}
-                hint={key === 'collection_max_bytes' ? m.bytesHint(limits[key]) : m.emptyNoLimit}
+                hint={inMegabytes(key) ? m.bytesHint(limits[key]) : m.emptyNoLimit}
               >
                 {({ id, hintId }) => (
                   <input
                     id={id}
                     name={key}
                     type="text"
-                    inputMode={key === 'collection_max_bytes' ? 'decimal' : 'numeric'}
+                    inputMode={inMegabytes(key) ? 'decimal' : 'numeric'}
                     value={texts[key]}
                     aria-describedby={hintId}
                     onInput={(e) =>

@@ -129,6 +129,7 @@ describe('the limits form', () => {
     user_daily_questions: 100,
     collection_max_bytes: 50 * 1024 * 1024,
     collection_max_files: null,
+    user_max_bytes: null as number | null,
     audit_questions: true,
     audit_retention_days: 1095,
   };
@@ -141,6 +142,10 @@ describe('the limits form', () => {
     expect(limitValue('0', 'user_daily_questions')).toBeUndefined();
     expect(limitValue('1.5', 'user_daily_questions')).toBeUndefined();
     expect(limitValue('-3', 'collection_max_bytes')).toBeUndefined();
+    expect(limitText({ ...limits, user_max_bytes: 2 * 1024 * 1024 * 1024 }, 'user_max_bytes')).toBe(
+      '2048',
+    );
+    expect(limitValue('0.5', 'user_max_bytes')).toBe(512 * 1024);
   });
 
   it('saves what was entered, and says why a box is refused without asking the service', async () => {
@@ -163,6 +168,9 @@ describe('the limits form', () => {
     fireEvent.input(screen.getByLabelText('Tokens per user per day'), {
       target: { value: '50000' },
     });
+    fireEvent.input(screen.getByLabelText('Storage per user, all collections (MB)'), {
+      target: { value: '500' },
+    });
     fireEvent.click(screen.getByRole('checkbox', { name: /Keep each question/ }));
     fireEvent.click(screen.getByRole('button', { name: 'Save limits' }));
     await waitFor(() => expect(PutLimits).toHaveBeenCalledTimes(1));
@@ -170,6 +178,7 @@ describe('the limits form', () => {
       ...limits,
       user_daily_questions: null,
       user_daily_tokens: 50000,
+      user_max_bytes: 500 * 1024 * 1024,
       audit_questions: false,
     });
     expect(await screen.findByText('Limits saved.')).toBeTruthy();

@@ -49,11 +49,12 @@ export const usage = translations({
     // The limits form (super admins)
     limitsTitle: 'Limits',
     limitsIntro:
-      'Daily limits count per user per UTC day; collection limits count every file of a collection. Leave a box empty for no limit. Over a daily limit questions are answered 429 until midnight UTC; an upload that would pass a collection limit is refused.',
+      'Daily limits count per user per UTC day; collection limits count every file of a collection; storage per user counts every file a user uploaded, in any collection (older versions too). Leave a box empty for no limit. Over a daily limit questions are answered 429 until midnight UTC; an upload that would pass a collection or storage limit is refused.',
     userDailyQuestions: 'Questions per user per day',
     userDailyTokens: 'Tokens per user per day',
     collectionMaxFiles: 'Files per collection',
     collectionMaxBytes: 'Storage per collection (MB)',
+    userMaxBytes: 'Storage per user, all collections (MB)',
     bytesHint: (bytes: number | null) =>
       bytes === null ? 'Empty: no limit.' : `Now ${formatBytes(bytes)}.`,
     emptyNoLimit: 'Empty: no limit.',
@@ -113,11 +114,12 @@ export const usage = translations({
     showDays: '显示天数',
     limitsTitle: '限额',
     limitsIntro:
-      '每日限额按用户、按 UTC 日计算；资料集限额计算资料集中的全部文件。留空表示不限。超过每日限额时，提问将返回 429，直至 UTC 零点；超过资料集限额的上传将被拒绝。',
+      '每日限额按用户、按 UTC 日计算；资料集限额计算资料集中的全部文件；个人存储容量计算用户在所有资料集中上传的全部文件（含旧版本）。留空表示不限。超过每日限额时，提问将返回 429，直至 UTC 零点；超过资料集限额或存储容量的上传将被拒绝。',
     userDailyQuestions: '每位用户每日提问数',
     userDailyTokens: '每位用户每日令牌数',
     collectionMaxFiles: '每个资料集的文件数',
     collectionMaxBytes: '每个资料集的存储容量（MB）',
+    userMaxBytes: '每位用户的存储容量，所有资料集合计（MB）',
     bytesHint: (bytes) => (bytes === null ? '留空：不限。' : `当前 ${formatBytes(bytes)}。`),
     emptyNoLimit: '留空：不限。',
     auditTitle: '操作留痕',

@@ -359,6 +359,8 @@ export const usageLimits = pgTable(
     userDailyQuestions: integer('user_daily_questions'),
     collectionMaxBytes: bigint('collection_max_bytes', { mode: 'number' }),
     collectionMaxFiles: integer('collection_max_files'),
+    /** Bytes of originals one user has uploaded, over every collection (kbchat_user_storage_quota). */
+    userMaxBytes: bigint('user_max_bytes', { mode: 'number' }),
     auditQuestions: boolean('audit_questions').notNull().default(true),
     auditRetentionDays: integer('audit_retention_days').notNull().default(1095),
     updatedBy: uuid('updated_by'),

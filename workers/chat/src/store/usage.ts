@@ -127,6 +127,7 @@ const limitColumns = {
   userDailyQuestions: usageLimits.userDailyQuestions,
   collectionMaxBytes: usageLimits.collectionMaxBytes,
   collectionMaxFiles: usageLimits.collectionMaxFiles,
+  userMaxBytes: usageLimits.userMaxBytes,
   auditQuestions: usageLimits.auditQuestions,
   auditRetentionDays: usageLimits.auditRetentionDays,
 };
@@ -136,6 +137,8 @@ export type LimitsRow = {
   userDailyQuestions: number | null;
   collectionMaxBytes: number | null;
   collectionMaxFiles: number | null;
+  /** Optional: a change that leaves it out leaves it as it is. */
+  userMaxBytes?: number | null;
   auditQuestions: boolean;
   auditRetentionDays: number;
 };

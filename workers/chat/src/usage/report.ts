@@ -99,6 +99,7 @@ export function limitsView(row: LimitsRow) {
     user_daily_questions: n(row.userDailyQuestions),
     collection_max_bytes: n(row.collectionMaxBytes),
     collection_max_files: n(row.collectionMaxFiles),
+    user_max_bytes: n(row.userMaxBytes ?? null),
     audit_questions: row.auditQuestions,
     audit_retention_days: row.auditRetentionDays,
   };
@@ -106,12 +107,15 @@ export function limitsView(row: LimitsRow) {
 
 export type LimitsView = ReturnType<typeof limitsView>;
 
-/** The API's limits as the row stores them. */
-export const limitsRow = (view: LimitsView): LimitsRow => ({
+/** The API's limits as the row stores them; `user_max_bytes` left out is left as it is. */
+export const limitsRow = (
+  view: Omit<LimitsView, 'user_max_bytes'> & { user_max_bytes?: number | null },
+): LimitsRow => ({
   userDailyTokens: view.user_daily_tokens,
   userDailyQuestions: view.user_daily_questions,
   collectionMaxBytes: view.collection_max_bytes,
   collectionMaxFiles: view.collection_max_files,
+  ...(view.user_max_bytes !== undefined ? { userMaxBytes: view.user_max_bytes } : {}),
   auditQuestions: view.audit_questions,
   auditRetentionDays: view.audit_retention_days,
 });

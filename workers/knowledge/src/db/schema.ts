@@ -177,6 +177,8 @@ export const files = pgTable(
     index('files_created_at_idx').on(t.createdAt),
     index('files_doc_number_idx').on(t.docNumber),
     index('files_lineage_idx').on(t.lineageId),
+    // A user's stored bytes, summed by kbchat_user_storage_quota on every upload while limited.
+    index('files_uploader_idx').on(t.uploaderId),
     // The files a search leaves out (not ready, switched off, superseded): few, read per search.
     index('files_not_searched_idx')
       .on(t.id)

@@ -1,7 +1,7 @@
 import { sqlStateOf } from '#shared/db/sql-state';
 import { AppError, notFound } from '#shared/errors/app-error';
 import { collectionFor, requireReadable } from './collection-access';
-import { collectionFull } from './collection-full';
+import { fileLimitRefusal } from './file-limits';
 import { accessDenied } from '#shared/service';
 import { auditActor, knowledgeDb, type KnowledgeCall } from '../call';
 import { fileIn, fileRecorded } from '../store/audit';
@@ -192,6 +192,6 @@ export async function move(
       throw new AppError('duplicate_file');
     }
     // The target's file or byte limit (usage_limits), counted by the update's trigger.
-    throw collectionFull(err) ?? err;
+    throw fileLimitRefusal(err) ?? err;
   }
 }

@@ -19,7 +19,7 @@ import { fileById, fileBySha, insertFile, type KnowledgeDb } from '../store/file
 import { setProgress } from '../store/ingest';
 import { deleteOriginal, putOriginal } from '../store/originals';
 import { collectionFor } from './collection-access';
-import { collectionFull } from './collection-full';
+import { fileLimitRefusal } from './file-limits';
 import { removeFile } from './remove-file';
 import { POLL_MS, pollDelay } from './upload-poll';
 import { newVersionOf, type NewVersion } from './new-version';
@@ -103,8 +103,9 @@ export async function upload(
       const [winner] = await kdb.run(fileBySha(kdb.db, collectionId, sha256));
       if (winner) return answer(ctx, winner, true, wait);
     }
-    // The collection's file or byte limit (usage_limits), counted by the insert's trigger.
-    throw collectionFull(err) ?? err;
+    // The collection's file or byte limit, or the uploader's bytes (usage_limits), counted by
+    // the insert's triggers.
+    throw fileLimitRefusal(err) ?? err;
   }
   if (version) await onlyVersionOnItsWay(ctx, kdb, version, row);
   try {
