@@ -68,6 +68,11 @@ export const UsageReport = z.object({
     }),
     resets_at: z.string(),
   }),
+  /**
+   * The bytes of originals the user has stored over every collection (each version and failed
+   * file included), against the storage limit per user (null: none).
+   */
+  storage: z.object({ bytes: z.number().int(), limit: z.number().int().nullable() }),
 });
 
 /** Everyone's usage over a period (GetUsageAll). */

@@ -49,6 +49,7 @@ interface Report {
   by_key: (Amounts & { key_id: string | null; key_name: string | null })[];
   by_collection: (Amounts & { collection_id: string | null; collection_name: string | null })[];
   today: { questions: number; total_tokens: number; limits: object; resets_at: string };
+  storage: { bytes: number; limit: number | null };
 }
 interface Limits {
   user_daily_tokens: number | null;
@@ -572,10 +573,17 @@ describe('limits', () => {
       'storage_limit_reached',
     );
     expect(problem).toMatchObject({ limit: 'user_max_bytes', used, allowed: used + 10 });
+    // Her usage tells her as much: her bytes against her limit (the same count).
+    const usage = await data<Report>(await call('/modulechat/usage', { token: alice.token }));
+    expect(usage.storage).toEqual({ bytes: used, limit: used + 10 });
     expect(await stored(alice.id)).toBe(used);
     expect((await bucketKeys()).length).toBe(keysBefore);
-    // Bob's bytes are his own: he uploads.
+    // Bob's bytes are his own: he uploads, and his usage counts his file only.
+    const bobBefore = await stored(bob.id);
     expect((await upload(bob.token, 'bob.pdf')).status).toBe(200);
+    const his = await data<Report>(await call('/modulechat/usage', { token: bob.token }));
+    expect(his.storage.bytes).toBe(await stored(bob.id));
+    expect(his.storage.bytes).toBeGreaterThan(bobBefore);
     // A PUT written before the limit existed (it leaves it out) leaves it as it is.
     const older: Partial<Limits> = { ...NO_LIMITS };
     delete older.user_max_bytes;

@@ -39,6 +39,28 @@ export function UsagePage() {
   );
 }
 
+/** What the user has stored against the storage limit per user (uploads past it are refused). */
+function StorageSection({
+  storage,
+  m,
+}: {
+  storage: UsageReport['storage'];
+  m: ReturnType<typeof messages>['usage'];
+}) {
+  // Full when not even one more byte fits: the next upload would be refused.
+  const full = storage.limit !== null && storage.bytes >= storage.limit;
+  return (
+    <section class="usage-storage" aria-labelledby="usage-storage-heading">
+      <h2 id="usage-storage-heading">{m.storageTitle}</h2>
+      <p>
+        <strong>{m.stored(storage.bytes, storage.limit)}</strong>
+      </p>
+      <p class="hint">{m.storedHint}</p>
+      <Notice tone="warning" text={full ? m.storageFull : undefined} />
+    </section>
+  );
+}
+
 function Report({ report, m }: { report: UsageReport; m: ReturnType<typeof messages>['usage'] }) {
   const { today } = report;
   const over =
@@ -63,6 +85,7 @@ function Report({ report, m }: { report: UsageReport; m: ReturnType<typeof messa
         <p class="hint">{m.resetsAt(formatDate(today.resets_at))}</p>
         <Notice tone="warning" text={over ? m.overLimit : undefined} />
       </section>
+      <StorageSection storage={report.storage} m={m} />
       <DaysSection from={report.from} to={report.to} days={report.days} m={m} />
       {report.by_key.length > 0 && (
         <DataTable

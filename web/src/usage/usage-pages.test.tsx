@@ -42,6 +42,7 @@ const report = (
     { ...some(5, 2000), collection_id: crypto.randomUUID(), collection_name: 'Policies' },
   ],
   today: { questions: 2, total_tokens: 800, limits, resets_at: '2026-12-01T00:00:00.000Z' },
+  storage: { bytes: 3 * 1024 * 1024, limit: null },
 });
 
 describe('my usage', () => {
@@ -63,6 +64,18 @@ describe('my usage', () => {
       'Policies',
     );
     expect(screen.queryByText(/reached a daily limit/)).toBeNull();
+    const storage = screen.getByRole('region', { name: 'Storage' });
+    expect(storage.textContent).toContain('3.0 MB (no limit)');
+    expect(within(storage).queryByText(/storage is full/)).toBeNull();
+  });
+
+  it('shows the storage against the limit per user, and says when it is full, in Chinese', async () => {
+    setLocale('zh');
+    const full = { ...report(), storage: { bytes: 500 * 1024 * 1024, limit: 500 * 1024 * 1024 } };
+    renderInSession(<UsagePage />, testSession({ chat: { GetUsage: vi.fn(async () => full) } }));
+    const storage = await screen.findByRole('region', { name: '存储' });
+    expect(storage.textContent).toContain('500.0 MB / 500.0 MB');
+    expect(within(storage).getByText(/您的存储已满/)).toBeTruthy();
   });
 
   it('says so when a daily limit is reached, in Chinese too', async () => {

@@ -20,6 +20,15 @@ export const usage = translations({
         : `${formatInteger(used)} of ${formatInteger(limit)}`,
     resetsAt: (at: string) => `The daily limits reset at ${at}.`,
     overLimit: 'You have reached a daily limit: questions are refused until it resets.',
+    storageTitle: 'Storage',
+    stored: (bytes: number, limit: number | null) =>
+      limit === null
+        ? `${formatBytes(bytes)} (no limit)`
+        : `${formatBytes(bytes)} of ${formatBytes(limit)}`,
+    storedHint:
+      'Every file you uploaded, in any collection, older versions and failed files included. Deleting files frees their space.',
+    storageFull:
+      'Your storage is full: uploads are refused until you delete files or the limit is raised.',
     chartTitle: 'Tokens per day',
     chartQuestionsTitle: 'Questions per day',
     chartDescription: (days: number, max: number) =>
@@ -87,6 +96,13 @@ export const usage = translations({
         : `${formatInteger(used)} / ${formatInteger(limit)}`,
     resetsAt: (at) => `每日限额于 ${at} 重置。`,
     overLimit: '您已达到每日限额：在重置之前提问将被拒绝。',
+    storageTitle: '存储',
+    stored: (bytes, limit) =>
+      limit === null
+        ? `${formatBytes(bytes)}（不限）`
+        : `${formatBytes(bytes)} / ${formatBytes(limit)}`,
+    storedHint: '您在所有资料集中上传的全部文件，含旧版本和处理失败的文件。删除文件即可释放空间。',
+    storageFull: '您的存储已满：在删除文件或提高上限之前，上传将被拒绝。',
     chartTitle: '每日令牌',
     chartQuestionsTitle: '每日提问',
     chartDescription: (days, max) =>

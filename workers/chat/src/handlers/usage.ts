@@ -21,20 +21,21 @@ import {
 type Impl = ServiceImpl<typeof chatService, ChatEnv, Principal>;
 
 /**
- * The caller's own usage: per day, per API key, per collection, and today against the daily
- * limits. One batch. Every statement names the caller: a super admin's policies would
+ * The caller's own usage: per day, per API key, per collection, today against the daily
+ * limits, and their stored bytes against theirs. One batch. Every statement names the caller: a super admin's policies would
  * otherwise let in everyone's rows.
  */
 export const GetUsage: Impl['GetUsage'] = async (params, ctx) => {
   const { from, to } = periodOf(params);
   const me = principalOf(ctx).id;
   const { batch, db } = chatDb(ctx);
-  const [days, keys, collections, today, [limits]] = await batch([
+  const [days, keys, collections, today, [limits], stored] = await batch([
     store.usageByDay(db, me, from, to),
     store.usageByKey(db, me, from, to),
     store.usageByCollection(db, me, from, to),
     store.usageToday(db, me),
     store.limits(db),
+    store.storedBytes(db),
   ]);
   const perDay = everyDay(from, to, days.rows);
   const used = amountsOf(today.rows[0]);
@@ -62,6 +63,10 @@ export const GetUsage: Impl['GetUsage'] = async (params, ctx) => {
         user_daily_questions: set?.user_daily_questions ?? null,
       },
       resets_at: nextUtcMidnight().toISOString(),
+    },
+    storage: {
+      bytes: Number(stored.rows[0]?.bytes ?? 0),
+      limit: set?.user_max_bytes ?? null,
     },
   };
 };

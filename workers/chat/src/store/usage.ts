@@ -117,6 +117,13 @@ export const usageByUser = (db: Queries, from: string, to: string) =>
     from usage_daily d left join users u on u.id = d.user_id
     where ${period(null, from, to)} group by d.user_id, u.username order by 3 desc, 1`);
 
+/**
+ * The bytes of originals the caller has stored over every collection (kbchat_stored_bytes, as
+ * the storage limit counts them); bigint as text.
+ */
+export const storedBytes = (db: Queries) =>
+  db.execute<{ bytes: string }>(sql`select kbchat_stored_bytes()::text as bytes`);
+
 /** The user's usage today (UTC). */
 export const usageToday = (db: Queries, userId: string) =>
   db.execute<AmountsRow>(sql`
