@@ -15,6 +15,12 @@ export const Usage = z.object({
 export const ChatSource = z.object({
   file_id: z.uuid(),
   file_name: z.string(),
+  /**
+   * What the document says it is, when it says: its number (文号, `川办规〔2025〕6号`) and its
+   * title. People know documents by these, not by the names their files were uploaded under.
+   */
+  doc_number: z.string().nullable().optional(),
+  title: z.string().nullable().optional(),
   /** The collection the file is in. */
   collection_id: z.uuid(),
   collection_name: z.string(),
