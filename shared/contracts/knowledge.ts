@@ -131,6 +131,12 @@ export const QueryResult = z.object({
   content: z.string(),
   file_id: z.uuid(),
   file_name: z.string(),
+  /**
+   * What the document says it is, when it says (its 文号 and title; null: it does not): people
+   * know documents by these, not by the names their files were uploaded under.
+   */
+  doc_number: z.string().nullable().optional(),
+  title: z.string().nullable().optional(),
   /** The collection the file is in. */
   collection_id: z.uuid(),
   collection_name: z.string(),
@@ -251,6 +257,9 @@ export const ChatContext = z.object({
     z.object({
       id: z.uuid(),
       name: z.string(),
+      /** The document's 文号 and title, when it says (as a search result's). */
+      doc_number: z.string().nullable().optional(),
+      title: z.string().nullable().optional(),
       pages: z.number().int(),
       collection: CollectionRef,
       /** Whether the document still holds (repealed, amended, expired), as a search result's. */

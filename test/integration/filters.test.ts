@@ -217,8 +217,10 @@ describe('chat with filters', () => {
     const sources = events.find((e) => e.event === 'sources')!.data as Result[];
     expect(sources.map((s) => s.file_id)).toEqual([ids.b]);
     expect(sources[0]!.validity).toMatchObject({ status: 'repealed' });
+    // The source and the note name the document as people know it: by its 文号.
+    expect(sources[0]).toMatchObject({ doc_number: docNumber.b });
     const content = contentOf(events);
-    expect(content.at(-1)).toBe(`\n\n> 注意：[1] 《四川通知-${tag}》已被${docNumber.a}文件废止。`);
+    expect(content.at(-1)).toBe(`\n\n> 注意：[1] ${docNumber.b}文件已被${docNumber.a}文件废止。`);
   });
 
   it('proposes filters from the question, told before the answer; explicit empty filters win', async () => {

@@ -421,6 +421,7 @@ function prepareFiles(
         return {
           file_id: page.file_id,
           file_name: page.file_name,
+          ...documentOf(file ?? {}),
           collection_id: file?.collection.id ?? '',
           collection_name: file?.collection.name ?? '',
           page: page.page,
@@ -471,10 +472,20 @@ export function explainRefusal(
 }
 
 /** What a source (or a refusal's candidate) tells of a retrieved chunk: where it is, not its text. */
+/** A source's document number and title, where the document gives them (else left out). */
+function documentOf(document: { doc_number?: string | null; title?: string | null }) {
+  return {
+    ...(document.doc_number ? { doc_number: document.doc_number } : {}),
+    ...(document.title ? { title: document.title } : {}),
+  };
+}
+
 function sourceOf({
   id,
   file_id,
   file_name,
+  doc_number,
+  title,
   collection_id,
   collection_name,
   page,
@@ -486,6 +497,7 @@ function sourceOf({
   return {
     file_id,
     file_name,
+    ...documentOf({ doc_number, title }),
     collection_id,
     collection_name,
     page,

@@ -52,6 +52,24 @@ describe('the note on cited documents no longer in force', () => {
     expect(note).toBe('\n\n> 注意：[2] 《关于就业补贴的通知》已被川办规〔2025〕6号文件废止。');
   });
 
+  it('names the cited document by its own 文号, else its title, never by its file when it says', () => {
+    const repealed = {
+      status: 'repealed' as const,
+      relations: [relation('repealed_by', { doc_number: '川办规〔2025〕6号' })],
+    };
+    const numbered = { ...source('huiyi-2023.md', 1, repealed), doc_number: '川办规〔2023〕4号' };
+    expect(validityNote([numbered], 'zh')).toBe(
+      '\n\n> 注意：[1] 川办规〔2023〕4号文件已被川办规〔2025〕6号文件废止。',
+    );
+    expect(validityNote([numbered], 'en')).toBe(
+      '\n\n> Note: [1] 川办规〔2023〕4号 was repealed by 川办规〔2025〕6号.',
+    );
+    const titled = { ...source('huiyi-2023.md', 1, repealed), title: '《会议费管理办法》' };
+    expect(validityNote([titled], 'zh')).toBe(
+      '\n\n> 注意：[1] 《会议费管理办法》已被川办规〔2025〕6号文件废止。',
+    );
+  });
+
   it('tells amended, replaced and expired documents, one sentence each, chunks of a file together', () => {
     const amended = {
       status: 'amended' as const,

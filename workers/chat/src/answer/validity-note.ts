@@ -2,8 +2,12 @@ import type { z } from 'zod';
 import type { ChatSource } from '#shared/contracts/chat-sources';
 import type { Language } from './language';
 
-type Source = Pick<z.output<typeof ChatSource>, 'file_id' | 'file_name' | 'citation' | 'validity'>;
-type Relation = NonNullable<Source['validity']>['relations'][number];
+type Source = Pick<
+  z.output<typeof ChatSource>,
+  'file_id' | 'file_name' | 'doc_number' | 'title' | 'citation' | 'validity'
+>;
+/** What names a document: the cited source, or a relation's other document. */
+type Named = { doc_number?: string | null; title?: string | null; file_name?: string | null };
 
 /**
  * The line told after an answer that cites a document no longer as it was: repealed, replaced,
@@ -31,7 +35,7 @@ export function validityNote(
   const words = WORDS[language];
   const sentences = [...byFile.values()].map(({ numbers, source }) => {
     const cited = numbered ? `${numbers.map((n) => `[${n}]`).join('')} ` : '';
-    return `${cited}${words.sentence(documentName(source.file_name), what(source, words))}`;
+    return `${cited}${words.sentence(words.named(source), what(source, words))}`;
   });
   return `\n\n> ${words.lead}${sentences.join(words.separator)}`;
 }
@@ -39,8 +43,8 @@ export function validityNote(
 interface Words {
   lead: string;
   separator: string;
-  /** The other document: by its 文号, its title, or its file's name. */
-  other: (relation: Relation) => string;
+  /** A document (the cited one, or the one that repealed it): by its 文号, title, or file's name. */
+  named: (document: Named) => string;
   list: (names: string[]) => string;
   repealed_by: (by: string) => string;
   replaced_by: (by: string) => string;
@@ -55,10 +59,10 @@ const WORDS: Record<Language, Words> = {
   zh: {
     lead: '注意：',
     separator: '',
-    other: (r) =>
-      r.doc_number
-        ? `${r.doc_number}文件`
-        : `《${stripTitle(r.title ?? documentName(r.file_name ?? ''))}》`,
+    named: (d) =>
+      d.doc_number
+        ? `${d.doc_number}文件`
+        : `《${stripTitle(d.title ?? documentName(d.file_name ?? ''))}》`,
     list: (names) => names.join('、'),
     repealed_by: (by) => `已被${by}废止`,
     replaced_by: (by) => `已被${by}替代`,
@@ -66,12 +70,12 @@ const WORDS: Record<Language, Words> = {
     repealed: '已废止',
     amended: '已被修改，请以修改后的规定为准',
     expired: '已超过有效期',
-    sentence: (name, what) => `《${stripTitle(name)}》${what}。`,
+    sentence: (name, what) => `${name}${what}。`,
   },
   en: {
     lead: 'Note: ',
     separator: ' ',
-    other: (r) => r.doc_number ?? `“${r.title ?? documentName(r.file_name ?? '')}”`,
+    named: (d) => d.doc_number ?? `“${d.title ?? documentName(d.file_name ?? '')}”`,
     list: (names) =>
       names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`,
     repealed_by: (by) => `was repealed by ${by}`,
@@ -80,7 +84,7 @@ const WORDS: Record<Language, Words> = {
     repealed: 'was repealed',
     amended: 'was amended; check the amended provisions',
     expired: 'has expired',
-    sentence: (name, what) => `“${name}” ${what}.`,
+    sentence: (name, what) => `${name} ${what}.`,
   },
 };
 
@@ -91,7 +95,7 @@ function what(source: Source, words: Words): string {
   const kinds =
     status === 'amended' ? (['amended_by'] as const) : (['repealed_by', 'replaced_by'] as const);
   const parts = kinds.flatMap((kind) => {
-    const by = relations.filter((r) => r.relation === kind).map(words.other);
+    const by = relations.filter((r) => r.relation === kind).map(words.named);
     return by.length > 0 ? [words[kind](words.list([...new Set(by)]))] : [];
   });
   if (parts.length > 0) return parts.join(words === WORDS.zh ? '，' : ', ');

@@ -13,6 +13,8 @@ const idList = (ids: readonly string[]) =>
 export interface ChosenFile {
   id: string;
   name: string;
+  doc_number: string | null;
+  title: string | null;
   pages: number;
   collection: { id: string; name: string };
   validity: ResultValidity;
@@ -63,6 +65,8 @@ export async function filesWithTextIfWithin(
     kdb.db.execute<{
       file_id: string;
       file_name: string;
+      doc_number: string | null;
+      title: string | null;
       pages: number | string;
       collection_id: string;
       collection_name: string;
@@ -76,7 +80,7 @@ export async function filesWithTextIfWithin(
       passages: [number | string, number, number][] | null;
     }>(sql`
       with chosen as (
-        select f.id, f.name, f.pages, f.collection_id, col.name as collection_name,
+        select f.id, f.name, f.doc_number, f.title, f.pages, f.collection_id, col.name as collection_name,
                ${validityStatus({ id: sql`f.id`, docNumber: sql`f.doc_number`, expiresOn: sql`f.expires_on` })} as status,
                ${incomingRelations(sql`f.id`, sql`f.doc_number`)} as relations
         from ${files} f join ${collections} col on col.id = f.collection_id
@@ -85,7 +89,7 @@ export async function filesWithTextIfWithin(
         select coalesce(sum(char_length(${filePages.text})), 0) as chars
         from ${filePages} where ${filePages.fileId} in (select id from chosen)
       )
-      select c.id as file_id, c.name as file_name, c.pages, c.collection_id, c.collection_name,
+      select c.id as file_id, c.name as file_name, c.doc_number, c.title, c.pages, c.collection_id, c.collection_name,
              c.status, c.relations, t.chars as total_chars,
              p.page, p.label as section, p.source as text_source, p.text,
              case when p.page is not null then ${passagesOf(sql`c.id`, sql`p.page`)} end as passages
@@ -99,6 +103,8 @@ export async function filesWithTextIfWithin(
     chosen.set(row.file_id, {
       id: row.file_id,
       name: row.file_name,
+      doc_number: row.doc_number,
+      title: row.title,
       pages: Number(row.pages),
       collection: { id: row.collection_id, name: row.collection_name },
       validity: { status: row.status, relations: row.relations },

@@ -102,6 +102,9 @@ export interface SearchOptions {
 }
 
 export type SearchMatch = ChunkMatch & {
+  /** The document's 文号 and title, when it says. */
+  doc_number: string | null;
+  title: string | null;
   collection_id: string;
   collection_name: string;
   found_by: SearchList[];
@@ -110,6 +113,8 @@ export type SearchMatch = ChunkMatch & {
 };
 
 type Row = Omit<ChunkMatch, 'similarity'> & {
+  doc_number: string | null;
+  title: string | null;
   collection_id: string;
   collection_name: string;
   similarity: string | number;
@@ -275,6 +280,7 @@ export function searchQuery(options: SearchOptions): SQL {
     )
     select fused.id, 1 - coalesce(fused.distance, ${chunks.embedding} <=> ${literal}) as similarity,
            ${chunks.content} as content, ${chunks.fileId} as file_id, f.name as file_name,
+           f.doc_number, f.title,
            ${chunks.collectionId} as collection_id, col.name as collection_name,
            ${chunks.page} as page, p.label as section, ${chunks.headingPath} as heading_path, p.source as text_source, fused.vector_rank, fused.keyword_rank,
            fused.status, ${incomingRelations(sql`f.id`, sql`f.doc_number`)} as relations
