@@ -260,7 +260,7 @@ describe('a super admin’s session on a desktop screen', () => {
     const answer = await lastAnswerWhenEnded(page);
     expect(await answer.getAttribute('data-state')).toBe('refused');
     expect(await answer.locator('.answer-notice.refusal p').first().textContent()).toBe(
-      'No answer. Sorry, no relevant information was found, so no answer can be given.',
+      'Sorry, no relevant information was found, so no answer can be given.',
     );
     // Why: the closest passage the service found (the refusal event), the scores folded.
     await expect

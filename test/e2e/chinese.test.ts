@@ -176,7 +176,7 @@ describe('a Chinese browser', () => {
     const answer = await lastAnswerWhenEnded(page);
     expect(await answer.getAttribute('data-state')).toBe('refused');
     expect(await answer.locator('.answer-notice.refusal p').first().textContent()).toBe(
-      '无法回答。非常抱歉，未能检索到相关信息，无法回答。',
+      '非常抱歉，未能检索到相关信息，无法回答。',
     );
     await expect
       .poll(() => answer.locator('.refusal-reason p').first().textContent())
@@ -194,7 +194,7 @@ describe('a Chinese browser', () => {
     await ask(page, 'zebra quantum volcano');
     const english = await lastAnswerWhenEnded(page);
     expect(await english.locator('.answer-notice.refusal p').first().textContent()).toBe(
-      '无法回答。非常抱歉，未能检索到相关信息，无法回答。',
+      '非常抱歉，未能检索到相关信息，无法回答。',
     );
   });
 
