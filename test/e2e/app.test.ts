@@ -98,7 +98,7 @@ describe('a super admin’s session on a desktop screen', () => {
     expect(await english.locator('.upload-status').textContent()).toBe('Added: 3 pages, 4 chunks.');
     await expect.poll(() => notes.getAttribute('data-state')).toBe('failed');
     expect(await notes.locator('.upload-status').textContent()).toBe(
-      'The file is not a document the service can read. Upload a PDF, a Word document (.docx), HTML, Markdown or plain text.',
+      'The file is not a document the service can read. Upload a PDF, a Word document (.docx), HTML, Markdown or plain text. If it is an older Word (.doc), WPS (.wps) or OFD file, save it as .docx or PDF first and upload that.',
     );
     const row = page.locator('.file', { hasText: ENGLISH });
     await expect

@@ -136,7 +136,7 @@ describe('a Chinese browser', () => {
     const notes = page.locator('.upload', { hasText: 'notes.pdf' });
     await expect.poll(() => notes.getAttribute('data-state')).toBe('failed');
     expect(await notes.locator('.upload-status').textContent()).toBe(
-      '该文件不是服务能够读取的文档。请上传 PDF、Word 文档（.docx）、HTML、Markdown 或纯文本文件。',
+      '该文件不是服务能够读取的文档。请上传 PDF、Word 文档（.docx）、HTML、Markdown 或纯文本文件。旧版 Word（.doc）、WPS（.wps）或 OFD 文件，请先另存为 .docx 或 PDF 再上传。',
     );
     await page.getByRole('button', { name: '清除已完成的上传' }).click();
   });
