@@ -65,6 +65,15 @@ describe('the error catalogue', () => {
     ]);
   });
 
+  it('tells the uploader of a format it cannot read to save it as .docx or PDF', () => {
+    expect(errorText('unsupported_format', 'zh')).toContain(
+      '旧版 Word（.doc）、WPS（.wps）或 OFD 文件，请先另存为 .docx 或 PDF 再上传',
+    );
+    expect(errorText('unsupported_format', 'en')).toContain(
+      'If it is an older Word (.doc), WPS (.wps) or OFD file, save it as .docx or PDF first',
+    );
+  });
+
   it('keeps the original’s refusal word for word, and the wire detail apart where it differs', () => {
     expect(errorText('no_relevant_knowledge', 'zh')).toBe('非常抱歉，未能检索到相关信息，无法回答');
     expect(errorDetail('not_found')).toBe(ERRORS.not_found.en);

@@ -98,7 +98,7 @@ describe('a super admin’s session on a desktop screen', () => {
     expect(await english.locator('.upload-status').textContent()).toBe('Added: 3 pages, 4 chunks.');
     await expect.poll(() => notes.getAttribute('data-state')).toBe('failed');
     expect(await notes.locator('.upload-status').textContent()).toBe(
-      'The file is not a document the service can read. Upload a PDF, a Word document (.docx), HTML, Markdown or plain text.',
+      'The file is not a document the service can read. Upload a PDF, a Word document (.docx), HTML, Markdown or plain text. If it is an older Word (.doc), WPS (.wps) or OFD file, save it as .docx or PDF first and upload that.',
     );
     const row = page.locator('.file', { hasText: ENGLISH });
     await expect
@@ -260,7 +260,7 @@ describe('a super admin’s session on a desktop screen', () => {
     const answer = await lastAnswerWhenEnded(page);
     expect(await answer.getAttribute('data-state')).toBe('refused');
     expect(await answer.locator('.answer-notice.refusal p').first().textContent()).toBe(
-      'No answer. Sorry, no relevant information was found, so no answer can be given.',
+      'Sorry, no relevant information was found, so no answer can be given.',
     );
     // Why: the closest passage the service found (the refusal event), the scores folded.
     await expect

@@ -136,7 +136,7 @@ describe('a Chinese browser', () => {
     const notes = page.locator('.upload', { hasText: 'notes.pdf' });
     await expect.poll(() => notes.getAttribute('data-state')).toBe('failed');
     expect(await notes.locator('.upload-status').textContent()).toBe(
-      '该文件不是服务能够读取的文档。请上传 PDF、Word 文档（.docx）、HTML、Markdown 或纯文本文件。',
+      '该文件不是服务能够读取的文档。请上传 PDF、Word 文档（.docx）、HTML、Markdown 或纯文本文件。旧版 Word（.doc）、WPS（.wps）或 OFD 文件，请先另存为 .docx 或 PDF 再上传。',
     );
     await page.getByRole('button', { name: '清除已完成的上传' }).click();
   });
@@ -176,7 +176,7 @@ describe('a Chinese browser', () => {
     const answer = await lastAnswerWhenEnded(page);
     expect(await answer.getAttribute('data-state')).toBe('refused');
     expect(await answer.locator('.answer-notice.refusal p').first().textContent()).toBe(
-      '无法回答。非常抱歉，未能检索到相关信息，无法回答。',
+      '非常抱歉，未能检索到相关信息，无法回答。',
     );
     await expect
       .poll(() => answer.locator('.refusal-reason p').first().textContent())
@@ -194,7 +194,7 @@ describe('a Chinese browser', () => {
     await ask(page, 'zebra quantum volcano');
     const english = await lastAnswerWhenEnded(page);
     expect(await english.locator('.answer-notice.refusal p').first().textContent()).toBe(
-      '无法回答。非常抱歉，未能检索到相关信息，无法回答。',
+      '非常抱歉，未能检索到相关信息，无法回答。',
     );
   });
 

@@ -6,11 +6,13 @@ import { errorGroup } from './entry.ts';
  * detail may name the format and the limit that was passed.
  */
 export const documentErrors = errorGroup({
+  /** Says what to do with the formats offices still keep (.doc, .wps, .ofd): the service
+   *  reads none of them, and the reader may not know that saving as .docx or PDF is the way. */
   unsupported_format: {
     status: 415,
     documentFault: true,
-    en: 'The file is not a document the service can read. Upload a PDF, a Word document (.docx), HTML, Markdown or plain text.',
-    zh: '该文件不是服务能够读取的文档。请上传 PDF、Word 文档（.docx）、HTML、Markdown 或纯文本文件。',
+    en: 'The file is not a document the service can read. Upload a PDF, a Word document (.docx), HTML, Markdown or plain text. If it is an older Word (.doc), WPS (.wps) or OFD file, save it as .docx or PDF first and upload that.',
+    zh: '该文件不是服务能够读取的文档。请上传 PDF、Word 文档（.docx）、HTML、Markdown 或纯文本文件。旧版 Word（.doc）、WPS（.wps）或 OFD 文件，请先另存为 .docx 或 PDF 再上传。',
   },
   pdf_encrypted: {
     status: 422,

@@ -135,9 +135,23 @@ describe('a turn of the conversation', () => {
     const answer = screen.getByRole('article').querySelector('.answer') as HTMLElement;
     await waitFor(() => expect(answer.dataset.state).toBe('refused'));
     const notice = answer.querySelector('.answer-notice.refusal') as HTMLElement;
-    expect(notice.textContent).toContain('No answer.');
+    expect(notice.querySelector('p')!.textContent).toBe('no knowledge');
     expect(notice.querySelector('.refusal-reason')?.textContent).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Helpful' })).toBeNull();
+  });
+
+  it('says once that a refusal gives no answer, in either language', async () => {
+    const turn = createTurn('谁赢了？', [], hooks());
+    renderInSession(<Turn turn={turn} announce={vi.fn()} />);
+    turn.message({ content: '无法回答', type: 'error', code: 'no_relevant_knowledge' } as never);
+    turn.finish();
+    const answer = screen.getByRole('article').querySelector('.answer') as HTMLElement;
+    const lead = () => answer.querySelector('.answer-notice.refusal p')?.textContent;
+    await waitFor(() =>
+      expect(lead()).toBe('Sorry, no relevant information was found, so no answer can be given.'),
+    );
+    setLocale('zh');
+    await waitFor(() => expect(lead()).toBe('非常抱歉，未能检索到相关信息，无法回答。'));
   });
 
   it('says an answer was stopped, keeping what arrived', async () => {

@@ -108,15 +108,17 @@ function Notice({
   return (
     <div class={`answer-notice ${kind === 'incomplete' ? 'stopped' : kind}`}>
       <p>
-        <strong>
-          {kind === 'refusal'
-            ? m.chat.noAnswer
-            : kind === 'stopped'
+        {/* A refusal has no lead: its text (the service's refusal, or the page's words for its
+            code) already says no answer can be given, and a lead would say it twice. */}
+        {kind !== 'refusal' && (
+          <strong>
+            {kind === 'stopped'
               ? m.chat.stopped
               : kind === 'incomplete'
                 ? m.conversations.cutOffLabel
                 : m.chat.failed}
-        </strong>
+          </strong>
+        )}
         {now(text)}
       </p>
       {refusal && (

@@ -105,11 +105,35 @@ describe('the gap report', () => {
   it('tells why the report could not be loaded', async () => {
     renderInSession(
       <GapsSection collection={collection} />,
-      testSession({ chat: { GetGaps: () => Promise.reject(refusal(403, 'permission_denied')) } }),
+      testSession({ chat: { GetGaps: () => Promise.reject(refusal(503, 'unavailable')) } }),
     );
     expect((await screen.findByRole('alert')).textContent).toMatch(
       /^The gap report could not be loaded/,
     );
+  });
+
+  it('tells a viewer who came by its address who may see it, with no controls and no request', async () => {
+    setLocale('zh');
+    const GetGaps = vi.fn(async () => open);
+    renderInSession(
+      <GapsSection collection={{ ...collection, role: 'viewer' }} />,
+      testSession({ chat: { GetGaps } }),
+    );
+    expect(screen.getByText(/^只有本资料集的编辑者和所有者可以查看知识缺口。/)).toBeTruthy();
+    expect(screen.queryByRole('checkbox', { name: '显示已解决' })).toBeNull();
+    expect(screen.queryByRole('button', { name: '导出 CSV' })).toBeNull();
+    await Promise.resolve();
+    expect(GetGaps).not.toHaveBeenCalled();
+  });
+
+  it('tells the same when the service refuses an editor after all (a role changed)', async () => {
+    renderInSession(
+      <GapsSection collection={collection} />,
+      testSession({ chat: { GetGaps: () => Promise.reject(refusal(403, 'permission_denied')) } }),
+    );
+    expect(await screen.findByText(/^Only this collection’s editors and owners/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Export CSV' })).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('in Chinese', async () => {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ChatSource } from '../api/services';
+import { mayAddFiles } from '../collection-access';
 import type { SectionProps } from '../collection/sections';
 import { OutcomeLines, useOutcome } from '../components/page';
 import { saveFile } from '../components/save-file';
@@ -30,6 +31,10 @@ export function GapsSection({ collection }: SectionProps) {
   const [report, setReport] = useState<GapReport>();
   const [problem, setProblem] = useState<string>();
   const [busy, setBusy] = useState(false);
+  // Its editors and owners only, as the tab (collection/sections.tsx): a viewer who comes by
+  // the address is told so, with no controls and no request the service would refuse (403).
+  // A refusal all the same (a role changed meanwhile) is told the same way.
+  const [denied, setDenied] = useState(!mayAddFiles(collection));
 
   function complain(err: unknown, what: (reason: string, m: Messages) => string): void {
     if (signal.aborted) return;
@@ -48,12 +53,13 @@ export function GapsSection({ collection }: SectionProps) {
     } catch (err) {
       if (signal.aborted) return;
       const failure = ctx.fail(err);
-      if (failure.status !== 401) setProblem(m.loadFailed(failureText(failure, messages())));
+      if (failure.status === 403) setDenied(true);
+      else if (failure.status !== 401) setProblem(m.loadFailed(failureText(failure, messages())));
     }
   }
 
   useEffect(() => {
-    void load();
+    if (mayAddFiles(collection)) void load();
   }, [collection.id, withResolved]);
 
   async function exportCsv(): Promise<void> {
@@ -95,6 +101,15 @@ export function GapsSection({ collection }: SectionProps) {
     if (!saved) return;
     outcome.done(t((m) => m.gaps.answered));
     await load();
+  }
+
+  if (denied) {
+    return (
+      <section class="gaps-page" aria-labelledby="gaps-heading">
+        <h2 id="gaps-heading">{m.section}</h2>
+        <p class="notice">{m.keepersOnly}</p>
+      </section>
+    );
   }
 
   return (

@@ -44,8 +44,18 @@ describe('routeOf', () => {
     expect(collectionLink(FILE)).toBe(`#/collection/${FILE}`);
   });
 
+  it('reads a document link that names no file as such: the viewer says it does not exist', () => {
+    expect(routeOf('#/doc/not-a-file')).toEqual({ page: 'doc', id: 'not-a-file', malformed: true });
+    expect(routeOf('#/doc/?page=2')).toEqual({ page: 'doc', id: '', malformed: true });
+    expect(routeOf(`#/doc/${FILE}x?page=2`)).toEqual({
+      page: 'doc',
+      id: `${FILE}x`,
+      malformed: true,
+    });
+  });
+
   it('takes anything else for the chat', () => {
-    expect(routeOf('#/doc/not-a-file')).toEqual({ page: 'chat' });
+    expect(routeOf('#/doc')).toEqual({ page: 'chat' });
     expect(routeOf('#/users')).toEqual({ page: 'users' });
   });
 });

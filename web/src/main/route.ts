@@ -27,7 +27,13 @@ export const collectionLink = (id: string, section: CollectionSection = 'members
  */
 export interface DocumentRoute {
   page: 'doc';
+  /** The file's id; as written in the link when it is `malformed`. */
   id: string;
+  /**
+   * The link names no file (what follows `#/doc/` is not a file id): the viewer says the
+   * document does not exist, as it does for a file that is gone or not the reader's.
+   */
+  malformed?: true;
   /** 1-based; the passage's page when a chunk is named and no page is. */
   at?: number;
   chunk?: number;
@@ -76,12 +82,14 @@ export function routeOf(hash: string): Route {
     const query = new URLSearchParams(chunks[2] ?? '');
     return { page: 'chunks', id: chunks[1]!.toLowerCase(), ...positive('at', query.get('page')) };
   }
-  const doc = new RegExp(`^#/doc/(${UUID})(?:\\?(.*))?$`, 'i').exec(hash);
+  const doc = /^#\/doc\/([^?]*)(?:\?(.*))?$/.exec(hash);
   if (doc) {
+    const id = doc[1]!.toLowerCase();
+    if (!new RegExp(`^${UUID}$`).test(id)) return { page: 'doc', id, malformed: true };
     const query = new URLSearchParams(doc[2] ?? '');
     return {
       page: 'doc',
-      id: doc[1]!.toLowerCase(),
+      id,
       ...positive('at', query.get('page')),
       ...positive('chunk', query.get('chunk')),
     };

@@ -144,6 +144,12 @@ describe('the retrieval test screen', () => {
     expect(
       await screen.findByText('Hit rate 50% · MRR 0.25 over 2 questions (top 10)'),
     ).toBeTruthy();
+    // The summary's terms said plainly beside it.
+    expect(
+      screen.getByText(
+        /^Hit rate: .+ among the top 10 results\. MRR \(mean reciprocal rank\): 1 when it ranks first/,
+      ),
+    ).toBeTruthy();
     expect(PostRetrievalTestRun).toHaveBeenCalledWith(
       { body: { collection_id: ID, mode: 'hybrid', top: 10 } },
       expect.anything(),
@@ -153,6 +159,42 @@ describe('the retrieval test screen', () => {
     const missed = screen.getByRole('row', { name: /^parking/ });
     expect(within(missed).getByText('✗ not found')).toBeTruthy();
     expect(within(missed).getByRole('button', { name: 'Delete: parking' })).toBeTruthy();
+  });
+
+  it('explains hit rate and MRR in Chinese', async () => {
+    setLocale('zh');
+    const run = { collection_id: ID, mode: 'hybrid', top: 5, cases: [], hit_rate: 1, mrr: 1 };
+    const api = fakes({
+      GetRetrievalTests: async () => [saved],
+      PostRetrievalTestRun: async () => run,
+    });
+    renderInSession(<RetrievalSection collection={collection('owner')} />, testSession(api));
+    fireEvent.click(await screen.findByRole('button', { name: '运行测试集' }));
+    expect(await screen.findByText(/^命中率：.+前 5 个结果中.+MRR（平均倒数排名）：/)).toBeTruthy();
+  });
+
+  it('lets a Chinese column header wrap only between words, never after each character', async () => {
+    // jsdom lays nothing out: the rule that keeps 向量排名 whole is read from the stylesheet,
+    // through Node's fs (the tests run in Node; the web app's types know no Node, and Vite
+    // hands a test an empty stylesheet).
+    const fs = 'node:fs';
+    const { readFileSync } = (await import(/* @vite-ignore */ fs)) as {
+      readFileSync(path: string, encoding: 'utf8'): string;
+    };
+    const css = readFileSync('web/src/styles/retrieval.css', 'utf8');
+    const style = document.createElement('style');
+    style.textContent = css;
+    document.head.append(style);
+    try {
+      setLocale('zh');
+      renderInSession(<RetrievalSection collection={collection('editor')} />, testSession(fakes()));
+      fireEvent.input(await screen.findByLabelText('问题'), { target: { value: '年休假' } });
+      fireEvent.click(screen.getByRole('button', { name: '检索' }));
+      const header = await screen.findByRole('columnheader', { name: '向量排名' });
+      expect(getComputedStyle(header).wordBreak).toBe('keep-all');
+    } finally {
+      style.remove();
+    }
   });
 
   it('names a passage of a document without pages by its section, never as a page', async () => {

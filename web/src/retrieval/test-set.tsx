@@ -39,6 +39,8 @@ export function TestSet(props: {
               </output>
             )}
           </p>
+          {/* Hit rate and MRR are a search engineer's words: said plainly under the summary. */}
+          {run && <p class="hint retrieval-summary-hint">{m.runSummaryHint(run.top)}</p>}
           <table class="retrieval-results retrieval-tests">
             <caption class="visually-hidden">{m.setHeading}</caption>
             <thead>

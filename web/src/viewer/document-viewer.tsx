@@ -37,7 +37,8 @@ export function DocumentViewer({ route, onClose }: DocumentViewerProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const titleId = useUniqueId('viewer-title');
-  const [shown, setShown] = useState<Shown>({ status: 'loading' });
+  // A link that names no file shows not found at once: there is nothing to ask the service.
+  const [shown, setShown] = useState<Shown>({ status: route.malformed ? 'missing' : 'loading' });
   const [pdf, setPdf] = useState<PDFDocumentProxy | undefined>();
   const [drawn, setDrawn] = useState(false);
   const pdfLoad = useRef<Promise<OpenPdf> | undefined>(undefined);
@@ -55,6 +56,7 @@ export function DocumentViewer({ route, onClose }: DocumentViewerProps) {
 
   // The passage (when one is named) and the page to show.
   useEffect(() => {
+    if (route.malformed) return;
     const abort = new AbortController();
     const { signal } = abort;
     setDrawn(false);
@@ -81,7 +83,10 @@ export function DocumentViewer({ route, onClose }: DocumentViewerProps) {
     })().catch((err: unknown) => {
       if (signal.aborted || isAbort(err)) return;
       const failure = failureOf(err);
-      if (failure?.status === 404) return setShown({ status: 'missing' });
+      // Gone, not the reader's, or a link whose file or page the service cannot take (400: an
+      // id that only looks like one): no document to show, and none to download.
+      if (failure?.status === 404 || failure?.status === 400)
+        return setShown({ status: 'missing' });
       if (failure) ctx.fail(err);
       setShown({ status: 'failed' });
     });

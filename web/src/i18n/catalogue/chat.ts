@@ -62,7 +62,6 @@ export const chat = translations({
     modeFullText: 'Answered from the whole text of the chosen files.',
     modeFileRetrieval:
       'The chosen files are too long to read whole: answered from their most relevant pages.',
-    noAnswer: 'No answer. ',
     stopped: 'Stopped. ',
     failed: 'Failed. ',
     nothingSent: 'The service sent no answer.',
@@ -132,7 +131,6 @@ export const chat = translations({
         : `其与问题的相似度为 ${formatDecimal2(similarity)}，回答需要至少 ${formatDecimal2(threshold)}。该阈值由管理员设置。`,
     modeFullText: '根据所选文件的全文回答。',
     modeFileRetrieval: '所选文件篇幅较长，无法全文读取：根据其中最相关的页面回答。',
-    noAnswer: '无法回答。',
     stopped: '已停止。',
     failed: '失败。',
     nothingSent: '服务没有返回回答。',

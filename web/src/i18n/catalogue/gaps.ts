@@ -13,6 +13,9 @@ export const gaps = translations({
     exportFailed: (reason: string) => `The export failed: ${reason}`,
     loading: 'Loading the gap report…',
     loadFailed: (reason: string) => `The gap report could not be loaded: ${reason}`,
+    /** A viewer who opened the report by its address: it is its editors' and owners' only. */
+    keepersOnly:
+      'Only this collection’s editors and owners may see its gap report. Ask an owner to make you an editor if you need it.',
     none: 'No open questions: every question asked of this collection was answered.',
     noneAtAll: 'No questions have been recorded for this collection yet.',
     total: (questions: number, groups: number) =>
@@ -60,6 +63,8 @@ export const gaps = translations({
     exportFailed: (reason) => `导出失败：${reason}`,
     loading: '正在加载知识缺口…',
     loadFailed: (reason) => `无法加载知识缺口：${reason}`,
+    keepersOnly:
+      '只有本资料集的编辑者和所有者可以查看知识缺口。如有需要，可请所有者将您设为编辑者。',
     none: '没有待处理的问题：对本资料集提出的问题都已得到回答。',
     noneAtAll: '本资料集还没有记录到问题。',
     total: (questions, groups) =>

@@ -60,6 +60,8 @@ export const retrieval = translations({
     runFailed: (reason: string) => `The test set could not be run: ${reason}`,
     runSummary: (hitRate: number, mrr: number, cases: number, top: number) =>
       `Hit rate ${formatPercent(hitRate)} · MRR ${formatDecimal2(mrr)} over ${countOf(cases, { one: '# question', other: '# questions' })} (top ${formatInteger(top)})`,
+    runSummaryHint: (top: number) =>
+      `Hit rate: the share of questions whose expected file (and page) is among the top ${formatInteger(top)} results. MRR (mean reciprocal rank): 1 when it ranks first, 1/2 when second, 1/3 when third…, 0 when not found, averaged over the questions; the nearer 1, the better.`,
     runRank: 'Rank found',
     missed: 'not found',
     lastRun: 'Last run',
@@ -116,6 +118,8 @@ export const retrieval = translations({
     runFailed: (reason) => `未能运行测试集：${reason}`,
     runSummary: (hitRate, mrr, cases, top) =>
       `命中率 ${formatPercent(hitRate)} · MRR ${formatDecimal2(mrr)}（共 ${formatInteger(cases)} 个问题，前 ${formatInteger(top)} 个结果）`,
+    runSummaryHint: (top) =>
+      `命中率：期望的文件（和页码）出现在前 ${formatInteger(top)} 个结果中的问题所占比例。MRR（平均倒数排名）：期望结果排第 1 名计 1，第 2 名计 1/2，第 3 名计 1/3……未找到计 0，再对所有问题取平均；越接近 1 越好。`,
     runRank: '找到的排名',
     missed: '未找到',
     lastRun: '最近一次运行',
