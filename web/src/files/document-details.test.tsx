@@ -142,6 +142,24 @@ describe('a file’s document details', () => {
     expect(within(old).getByText('已被 青政办发〔2025〕9号 废止')).toBeTruthy();
   });
 
+  it('a document replaced by another says 已被替代, naming it', async () => {
+    const replaced = file(crypto.randomUUID(), 'replaced.pdf', {
+      metadata: metadata({ doc_number: '青政办发〔2020〕2号' }),
+      validity: {
+        status: 'repealed',
+        relations: [{ ...OLD.validity!.relations[0]!, relation: 'replaced_by' }],
+      },
+    });
+    await showPanel([replaced]);
+    await screen.findByRole('checkbox', { name: 'replaced.pdf' });
+    const row = rowOf('replaced.pdf');
+    expect(within(row).getByText('Replaced')).toBeTruthy();
+    expect(within(row).getByText('Replaced by 青政办发〔2025〕9号')).toBeTruthy();
+    setLocale('zh');
+    expect(await within(row).findByText('已被替代')).toBeTruthy();
+    expect(within(row).getByText('已被 青政办发〔2025〕9号 替代')).toBeTruthy();
+  });
+
   it('an expired document says since when', async () => {
     await showPanel([
       file(crypto.randomUUID(), 'old-rules.pdf', {
