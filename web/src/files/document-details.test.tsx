@@ -218,6 +218,28 @@ describe('a file’s document details', () => {
     );
   });
 
+  it('Edit details lists what other documents say of this one, to be changed there', async () => {
+    await showPanel([NEW, OLD]);
+    await screen.findByRole('checkbox', { name: 'old.pdf' });
+    fireEvent.click(
+      within(openMenu('More actions for old.pdf')).getByRole('menuitem', {
+        name: 'Edit details: old.pdf',
+      }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    const stated = within(dialog).getByText('Repealed by 青政办发〔2025〕9号').closest('li')!;
+    expect(
+      within(stated).getByText('(stated by the other document; change it there)'),
+    ).toBeTruthy();
+    expect(within(stated).queryByRole('button')).toBeNull();
+    expect(within(dialog).queryByText('None known.')).toBeNull();
+    // Its own relations can still be added.
+    expect(within(dialog).getByRole('button', { name: 'Add a relation' })).toBeTruthy();
+
+    setLocale('zh');
+    expect(await within(dialog).findByText('(由其他文件声明，在该文件中修改)')).toBeTruthy();
+  });
+
   it('says nothing for a document that says nothing of itself', async () => {
     await showPanel([file(crypto.randomUUID(), 'notes.txt', { metadata: metadata() })]);
     await screen.findByRole('checkbox', { name: 'notes.txt' });
