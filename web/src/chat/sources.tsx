@@ -120,9 +120,10 @@ function SourceList({ rows }: { rows: NumberedSource[] }) {
             </a>
             {/* People know a document by its number (文号) more than by its file's name. */}
             {source.doc_number && <span class="source-doc-number">{source.doc_number}</span>}
-            <span class="source-meta">{sourcePlace(source)}</span>
-            {/* Whoever checks the answer against this source must know it no longer holds. */}
+            {/* Beside the name: whoever checks the answer against this source must see at once
+                that its document no longer holds. */}
             <ValidityBadge validity={source.validity} look="compact" />
+            <span class="source-meta">{sourcePlace(source)}</span>
             {source.text_source === 'ocr' && (
               <span class="badge source-ocr" title={m.chat.ocrBadgeTitle}>
                 {m.chat.ocrBadge}
