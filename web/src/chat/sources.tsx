@@ -1,5 +1,6 @@
 import type { ChatSource } from '../api/services';
 import { collectionName, SHARED_COLLECTION_ID } from '../collection-access';
+import { ValidityBadge } from '../components/validity-badge';
 import { now } from '../i18n/bind';
 import { formatDecimal2 } from '../i18n/format';
 import { messages } from '../i18n/messages';
@@ -17,7 +18,8 @@ export interface SourcesProps {
 
 /**
  * What an answer drew on: the sources it cites, in the order it cites them, each opening the
- * document viewer at the cited passage; what was retrieved but not cited under a fold; the
+ * document viewer at the cited passage, with its document's number (文号) and a badge when the
+ * document no longer holds; what was retrieved but not cited under a fold; the
  * scores, passage ids and the prompt behind "Details", for those who want them.
  */
 export function Sources({ sources, echo }: SourcesProps) {
@@ -112,9 +114,15 @@ function SourceList({ rows }: { rows: NumberedSource[] }) {
               class="source-link"
               href={documentLink(source.file_id, source.page, source.chunk_id)}
               aria-label={m.chat.openSource(number, source.file_name, sourcePlace(source))}
+              title={source.title ?? undefined}
             >
               {source.file_name}
             </a>
+            {/* People know a document by its number (文号) more than by its file's name. */}
+            {source.doc_number && <span class="source-doc-number">{source.doc_number}</span>}
+            {/* Beside the name: whoever checks the answer against this source must see at once
+                that its document no longer holds. */}
+            <ValidityBadge validity={source.validity} look="compact" />
             <span class="source-meta">{sourcePlace(source)}</span>
             {source.text_source === 'ocr' && (
               <span class="badge source-ocr" title={m.chat.ocrBadgeTitle}>

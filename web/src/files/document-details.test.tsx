@@ -142,6 +142,24 @@ describe('a file’s document details', () => {
     expect(within(old).getByText('已被 青政办发〔2025〕9号 废止')).toBeTruthy();
   });
 
+  it('a document replaced by another says 已被替代, naming it', async () => {
+    const replaced = file(crypto.randomUUID(), 'replaced.pdf', {
+      metadata: metadata({ doc_number: '青政办发〔2020〕2号' }),
+      validity: {
+        status: 'repealed',
+        relations: [{ ...OLD.validity!.relations[0]!, relation: 'replaced_by' }],
+      },
+    });
+    await showPanel([replaced]);
+    await screen.findByRole('checkbox', { name: 'replaced.pdf' });
+    const row = rowOf('replaced.pdf');
+    expect(within(row).getByText('Replaced')).toBeTruthy();
+    expect(within(row).getByText('Replaced by 青政办发〔2025〕9号')).toBeTruthy();
+    setLocale('zh');
+    expect(await within(row).findByText('已被替代')).toBeTruthy();
+    expect(within(row).getByText('已被 青政办发〔2025〕9号 替代')).toBeTruthy();
+  });
+
   it('an expired document says since when', async () => {
     await showPanel([
       file(crypto.randomUUID(), 'old-rules.pdf', {
@@ -198,6 +216,28 @@ describe('a file’s document details', () => {
       { body: { file_id: NEW_ID, relation: 'amends', doc_number: '青政发［2020］1号' } },
       expect.anything(),
     );
+  });
+
+  it('Edit details lists what other documents say of this one, to be changed there', async () => {
+    await showPanel([NEW, OLD]);
+    await screen.findByRole('checkbox', { name: 'old.pdf' });
+    fireEvent.click(
+      within(openMenu('More actions for old.pdf')).getByRole('menuitem', {
+        name: 'Edit details: old.pdf',
+      }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    const stated = within(dialog).getByText('Repealed by 青政办发〔2025〕9号').closest('li')!;
+    expect(
+      within(stated).getByText('(stated by the other document; change it there)'),
+    ).toBeTruthy();
+    expect(within(stated).queryByRole('button')).toBeNull();
+    expect(within(dialog).queryByText('None known.')).toBeNull();
+    // Its own relations can still be added.
+    expect(within(dialog).getByRole('button', { name: 'Add a relation' })).toBeTruthy();
+
+    setLocale('zh');
+    expect(await within(dialog).findByText('(由其他文件声明，在该文件中修改)')).toBeTruthy();
   });
 
   it('says nothing for a document that says nothing of itself', async () => {

@@ -73,7 +73,10 @@ function DetailsForm({ file: initial, actions, changed, done }: DetailsFormProps
   const meta = initial.metadata;
   const origin = meta?.origin ?? {};
   const hint = (field: MetaField) => (origin[field] === 'person' ? m.correctedHint : undefined);
-  const own = (file.validity?.relations ?? []).filter((r) => !r.relation.endsWith('_by'));
+  const relations = file.validity?.relations ?? [];
+  const own = relations.filter((r) => !r.relation.endsWith('_by'));
+  // What other documents say of this one ("repealed by …"): shown, changed only in them.
+  const stated = relations.filter((r) => r.relation.endsWith('_by'));
 
   async function relate(work: () => Promise<KnowledgeFile>) {
     setProblem(undefined);
@@ -182,9 +185,8 @@ function DetailsForm({ file: initial, actions, changed, done }: DetailsFormProps
       </Field>
       <fieldset class="relations">
         <legend>{m.relations}</legend>
-        {own.length === 0 ? (
-          <p class="hint">{m.noRelations}</p>
-        ) : (
+        {own.length === 0 && stated.length === 0 && <p class="hint">{m.noRelations}</p>}
+        {own.length > 0 && (
           <ul class="relation-list">
             {own.map((relation) => {
               const what = `${m.relation(relation.relation)} ${relationName(relation)}`;
@@ -205,6 +207,16 @@ function DetailsForm({ file: initial, actions, changed, done }: DetailsFormProps
                 </li>
               );
             })}
+          </ul>
+        )}
+        {stated.length > 0 && (
+          <ul class="relation-list">
+            {stated.map((relation) => (
+              <li key={relation.id}>
+                <span>{`${m.relation(relation.relation)} ${relationName(relation)}`}</span>
+                <span class="hint"> ({m.statedByOther})</span>
+              </li>
+            ))}
           </ul>
         )}
         <div class="relation-add">

@@ -1,4 +1,6 @@
 import { useState } from 'preact/hooks';
+import type { ChatSource } from '../api/services';
+import { notInForce, ValidityBadge } from '../components/validity-badge';
 import type { AppContext } from '../context';
 import { isAbort } from '../context';
 import { openDialog } from '../components/dialog';
@@ -19,7 +21,14 @@ export interface CitedPassage {
   heading_path?: string | null | undefined;
   /** A little of its text, to tell passages apart. */
   excerpt?: string;
+  /** Its document's number (文号), when the document says it. */
+  doc_number?: string | null | undefined;
+  /** Whether its document still holds: a passage of one that does not starts unticked. */
+  validity?: ChatSource['validity'];
 }
+
+/** A passage of a repealed, replaced, amended or expired document. */
+const stale = (passage: CitedPassage | undefined) => notInForce(passage?.validity) !== undefined;
 
 export interface OfficialAnswerDraft {
   collectionId: string;
@@ -66,11 +75,16 @@ function OfficialAnswerForm(props: {
 }) {
   const { ctx, draft, done } = props;
   const m = messages().official;
-  const [chosen, setChosen] = useState<number[]>(draft.citations ?? []);
   // Every passage the user has seen (prefilled, then search results), to name the chosen ones.
   const [known, setKnown] = useState<Map<number, CitedPassage>>(
     () => new Map((draft.cited ?? []).map((passage) => [passage.chunk_id, passage])),
   );
+  // An official answer is given as written, without the model's caveats: one resting on a
+  // document no longer in force must be a choice, so such passages start unticked (and shown).
+  const [chosen, setChosen] = useState<number[]>(() =>
+    (draft.citations ?? []).filter((id) => !stale(known.get(id))),
+  );
+  const [unticked] = useState(() => (draft.citations ?? []).filter((id) => stale(known.get(id))));
   const [query, setQuery] = useState(draft.question ?? '');
   const [results, setResults] = useState<CitedPassage[] | undefined>();
   const [searchProblem, setSearchProblem] = useState<string | undefined>();
@@ -91,6 +105,7 @@ function OfficialAnswerForm(props: {
         section: hit.section,
         heading_path: hit.heading_path,
         excerpt: hit.content.slice(0, 160),
+        validity: hit.validity,
       }));
       setKnown((before) => new Map([...before, ...found.map((p) => [p.chunk_id, p] as const)]));
       setResults(found);
@@ -128,10 +143,16 @@ function OfficialAnswerForm(props: {
     }
   }
 
-  // The chosen passages first (in citation order), then search results not chosen yet.
+  // The chosen passages first (in citation order), then the prefilled ones left unticked, then
+  // search results not listed yet.
+  const listedIds = new Set(chosen);
   const listed = [
     ...chosen.map((id) => known.get(id) ?? { chunk_id: id }),
-    ...(results ?? []).filter((passage) => !chosen.includes(passage.chunk_id)),
+    ...[...unticked, ...(results ?? []).map((passage) => passage.chunk_id)].flatMap((id) => {
+      if (listedIds.has(id)) return [];
+      listedIds.add(id);
+      return [known.get(id) ?? { chunk_id: id }];
+    }),
   ];
 
   return (
@@ -170,6 +191,7 @@ function OfficialAnswerForm(props: {
       <fieldset class="official-citations">
         <legend>{m.citations}</legend>
         <p class="hint">{m.citationsHint}</p>
+        {unticked.length > 0 && <p class="hint">{m.staleUnticked}</p>}
         <div class="form-row">
           <Field label={m.search}>
             {({ id }) => (
@@ -209,6 +231,13 @@ function OfficialAnswerForm(props: {
                     onChange={(event) => toggle(passage.chunk_id, event.currentTarget.checked)}
                   />{' '}
                   <strong>{passageName(passage)}</strong>
+                  {passage.doc_number && <span> {passage.doc_number}</span>}
+                  {passage.validity && (
+                    <>
+                      {' '}
+                      <ValidityBadge validity={passage.validity} look="compact" />
+                    </>
+                  )}
                   {passage.excerpt && <span class="hint"> {passage.excerpt}</span>}
                 </label>
               </li>

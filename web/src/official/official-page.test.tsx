@@ -213,6 +213,69 @@ describe('the official answer dialog', () => {
     );
   });
 
+  it('marks a passage of a document no longer in force and leaves it unticked, to be ticked by choice', async () => {
+    const api = fakes();
+    const repealed = {
+      status: 'repealed' as const,
+      relations: [
+        {
+          id: 1,
+          relation: 'repealed_by' as const,
+          file_id: null,
+          file_name: null,
+          doc_number: '川办规〔2025〕6号',
+          title: null,
+          origin: 'extracted' as const,
+        },
+      ],
+    };
+    api.knowledge.GetQuery.mockResolvedValue([
+      { ...hit(14, 4), file_name: 'old.md', validity: repealed } as never,
+    ]);
+    const saved = openOfficialAnswerDialog(testSession(api), {
+      collectionId: ID,
+      question: '一类会议住宿费标准是多少？',
+      answer: '400 元/人天。',
+      citations: [12, 13],
+      cited: [
+        { chunk_id: 12, file_name: 'huiyi-2025.html', page: 4, validity: undefined },
+        {
+          chunk_id: 13,
+          file_name: 'huiyi-2023.md',
+          page: 4,
+          doc_number: '川办规〔2023〕4号',
+          validity: repealed,
+        },
+      ],
+    });
+    const dialog = await screen.findByRole('dialog');
+    const current = within(dialog).getByRole('checkbox', { name: /^huiyi-2025\.html/ });
+    const old = within(dialog).getByRole('checkbox', { name: /^huiyi-2023\.md/ });
+    expect((current as HTMLInputElement).checked).toBe(true);
+    expect((old as HTMLInputElement).checked).toBe(false);
+    // The same badge as the file rows, naming the document that repealed it.
+    const badge = within(old.closest('label')!).getByText('已废止').closest('.badge')!;
+    expect(badge.getAttribute('title')).toBe('已被 川办规〔2025〕6号 废止');
+    expect(within(old.closest('label')!).getByText(/川办规〔2023〕4号/)).toBeTruthy();
+    expect(
+      within(dialog).getByText('已不再有效的文件中的片段默认不勾选：确需据其作答时再勾选。'),
+    ).toBeTruthy();
+
+    // A search result of a repealed document is marked too.
+    fireEvent.click(within(dialog).getByRole('button', { name: '搜索' }));
+    const found = await within(dialog).findByRole('checkbox', { name: /^old\.md/ });
+    expect(within(found.closest('label')!).getByText('已废止')).toBeTruthy();
+
+    // The keeper may still rest the answer on it.
+    fireEvent.click(old);
+    fireEvent.click(within(dialog).getByRole('button', { name: '保存标准口径' }));
+    expect(await saved).toBe(true);
+    expect(api.chat.PostOfficialAnswer).toHaveBeenCalledWith(
+      { body: expect.objectContaining({ citations: [12, 13] }) },
+      expect.anything(),
+    );
+  });
+
   it('says why it was not saved and keeps what was typed', async () => {
     const api = fakes();
     api.chat.PostOfficialAnswer.mockRejectedValueOnce(refusal(403, 'permission_denied'));

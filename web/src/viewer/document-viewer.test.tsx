@@ -1,51 +1,116 @@
-import { screen } from '@testing-library/preact';
+import { screen, waitFor } from '@testing-library/preact';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { FilePage, KnowledgeFile } from '../api/services';
+import { Session } from '../context';
 import { setLocale } from '../i18n/locale';
-import { routeOf } from '../main/route';
-import { refusal, renderInSession, testSession } from '../testing/session';
+import { renderInSession, testSession } from '../testing/session';
 import { DocumentViewer } from './document-viewer';
 
-const FILE = '0b9f4c1e-7d2a-4e5b-9c3d-2a1b0c9d8e7f';
+// The viewer says what the opened document is (文号, title) and whether it still holds.
 
-/** The viewer opened by a link, over a service whose page and passage calls are these. */
-function open(hash: string, GetPage: () => Promise<unknown>) {
-  const route = routeOf(hash);
-  if (route.page !== 'doc') throw new Error(`${hash} is no document link`);
-  const GetChunk = vi.fn(() => Promise.reject(refusal(404, 'not_found')));
-  const page = vi.fn(GetPage);
-  renderInSession(
-    <DocumentViewer route={route} onClose={() => undefined} />,
-    testSession({ knowledge: { GetPage: page, GetChunk } }),
+const ID = '33333333-3333-4333-8333-333333333333';
+
+const page = (at: number): FilePage => ({
+  file_id: ID,
+  file_name: 'huiyi-2023.md',
+  format: 'markdown',
+  page: at,
+  pages: 5,
+  section: null,
+  text: `第${at}节 会议费开支实行综合定额控制。`,
+  text_source: null,
+  page_width: null,
+  page_height: null,
+});
+
+const repealed = {
+  id: ID,
+  name: 'huiyi-2023.md',
+  metadata: {
+    title: '四川省省级机关会议费管理办法',
+    doc_number: '川办规〔2023〕4号',
+    issuers: [],
+    issued_on: null,
+    effective_on: null,
+    expires_on: null,
+    doc_type: null,
+    origin: {},
+  },
+  validity: {
+    status: 'repealed',
+    relations: [
+      {
+        id: 1,
+        relation: 'repealed_by',
+        file_id: null,
+        file_name: 'huiyi-2025.html',
+        doc_number: '川办规〔2025〕6号',
+        title: null,
+        origin: 'extracted',
+      },
+    ],
+  },
+} as unknown as KnowledgeFile;
+
+function open(GetList: (...args: never[]) => unknown, at = 1) {
+  const GetPage = vi.fn(async ({ page: n }: { page: number }) => page(n));
+  const session = testSession({ knowledge: { GetPage, GetList } });
+  const view = renderInSession(
+    <DocumentViewer route={{ page: 'doc', id: ID, at }} onClose={() => undefined} />,
+    session,
   );
-  return { GetPage: page, GetChunk };
+  return { ...view, session, GetPage };
 }
 
-describe('the document viewer opened by a link that names no document', () => {
+describe('what the viewed document is, and whether it holds', () => {
   beforeEach(() => setLocale('zh'));
 
-  it('says the document does not exist, asking nothing, when the link names no file', async () => {
-    const { GetPage, GetChunk } = open('#/doc/not-a-uuid?page=2', () => new Promise(() => {}));
-    expect((await screen.findByRole('alert')).textContent).toBe('文档不存在，或您无权查看。');
-    expect(screen.queryByText(/下载原文件/)).toBeNull();
-    expect(GetPage).not.toHaveBeenCalled();
-    expect(GetChunk).not.toHaveBeenCalled();
-  });
+  it('gives its 文号 and title, and notes once per file that it was repealed and by which', async () => {
+    const GetList = vi.fn(async () => [repealed]);
+    const { rerender, session, GetPage } = open(GetList);
+    const note = await screen.findByRole('note');
+    expect(note.textContent).toBe('本文件已被 川办规〔2025〕6号 废止。请以现行有效的文件为准。');
+    expect(screen.getByText('川办规〔2023〕4号 《四川省省级机关会议费管理办法》')).toBeTruthy();
+    // A note read with the page, not an alert announced on every open.
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(GetList).toHaveBeenCalledWith({ file_id: ID }, expect.anything());
 
-  it('says the same when the service cannot take the link’s file or page (400), not “try again”', async () => {
-    open(`#/doc/${FILE}?page=3`, () => Promise.reject(refusal(400, 'validation_failed')));
-    expect((await screen.findByRole('alert')).textContent).toBe('文档不存在，或您无权查看。');
-  });
-
-  it('says the same for a page the document does not have (404)', async () => {
-    open(`#/doc/${FILE}?page=999`, () => Promise.reject(refusal(404, 'not_found')));
-    expect((await screen.findByRole('alert')).textContent).toBe('文档不存在，或您无权查看。');
-  });
-
-  it('keeps “try again” for a failure that may pass', async () => {
-    setLocale('en');
-    open(`#/doc/${FILE}`, () => Promise.reject(refusal(503, 'unavailable')));
-    expect((await screen.findByRole('alert')).textContent).toBe(
-      'The document could not be shown. Try again, or download the original.',
+    // Another page of the same file asks nothing more of the list.
+    rerender(
+      <Session.Provider value={session}>
+        <DocumentViewer route={{ page: 'doc', id: ID, at: 2 }} onClose={() => undefined} />
+      </Session.Provider>,
     );
+    await waitFor(() => expect(GetPage).toHaveBeenCalledTimes(2));
+    expect(await screen.findByText('第2节 会议费开支实行综合定额控制。')).toBeTruthy();
+    expect(GetList).toHaveBeenCalledTimes(1);
+
+    setLocale('en');
+    expect(
+      await screen.findByText(
+        'This document was repealed by 川办规〔2025〕6号. Check what is in force before acting on it.',
+      ),
+    ).toBeTruthy();
+  });
+
+  it('says nothing of a document in force', async () => {
+    const GetList = vi.fn(async () => [
+      { ...repealed, validity: { status: 'in_force', relations: [] } },
+    ]);
+    open(GetList);
+    expect(await screen.findByText(/川办规〔2023〕4号/)).toBeTruthy();
+    expect(screen.queryByRole('note')).toBeNull();
+  });
+
+  it('still shows the page when the file’s details cannot be had', async () => {
+    const GetList = vi.fn(async () => {
+      throw new Error('offline');
+    });
+    const { session } = open(GetList);
+    expect(await screen.findByText('第1节 会议费开支实行综合定额控制。')).toBeTruthy();
+    await waitFor(() => expect(GetList).toHaveBeenCalled());
+    expect(screen.queryByRole('note')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(session.failures).toEqual([]);
   });
 });

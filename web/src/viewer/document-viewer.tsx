@@ -7,6 +7,7 @@ import { useUniqueId } from '../components/unique-id';
 import { isAbort, useApp } from '../context';
 import { messages } from '../i18n/messages';
 import { chunksLink, documentLink, type DocumentRoute } from '../main/route';
+import { DocumentHead, useViewedFile } from './document-head';
 import type { Box } from './mark-passage';
 import { openPdf, type OpenPdf } from './pdf-engine';
 import { PdfPage } from './pdf-page';
@@ -42,6 +43,8 @@ export function DocumentViewer({ route, onClose }: DocumentViewerProps) {
   const [pdf, setPdf] = useState<PDFDocumentProxy | undefined>();
   const [drawn, setDrawn] = useState(false);
   const pdfLoad = useRef<Promise<OpenPdf> | undefined>(undefined);
+  // Its 文号, title and validity: the viewer is keyed by the file, so asked once per file.
+  const file = useViewedFile(route.id);
 
   useLayoutEffect(() => {
     dialog.current?.showModal();
@@ -179,6 +182,7 @@ export function DocumentViewer({ route, onClose }: DocumentViewerProps) {
           </button>
         </div>
       </header>
+      <DocumentHead file={file} />
       {/* Scrolls: the keyboard scrolls it too (arrows, Page Down) once it has the focus. */}
       <div class="viewer-body" tabIndex={0} role="region" aria-labelledby={titleId}>
         {shown.status === 'loading' && <p class="viewer-status">{m.viewer.loading}</p>}

@@ -12,8 +12,9 @@ export type RelationName =
   | 'implemented_by'
   | 'UNKNOWN';
 
-/** The statuses a badge is shown for (a document in force has none). */
-export type NotInForce = 'amended' | 'repealed' | 'expired';
+/** The statuses a badge is shown for (a document in force has none); `replaced` is a repeal by
+ * the document that takes its place. */
+export type NotInForce = 'amended' | 'repealed' | 'replaced' | 'expired';
 
 // What a document says of itself (文号, issuers, dates) in the file list, whether it still
 // holds, and the dialog that corrects it.
@@ -53,6 +54,7 @@ export const metadata = translations({
         UNKNOWN: 'Related to',
       })[kind],
     foundInText: 'found in the text',
+    statedByOther: 'stated by the other document; change it there',
     removeRelation: (what: string) => `Remove the relation: ${what}`,
     remove: 'Remove',
     addRelation: 'Add a relation',
@@ -63,9 +65,15 @@ export const metadata = translations({
     needsName: 'Give the other document’s number or its title.',
     notChanged: (reason: string) => `The relation could not be changed: ${reason}`,
     badge: (status: NotInForce): string =>
-      ({ repealed: 'Repealed', amended: 'Amended', expired: 'Expired' })[status],
-    by: (status: 'repealed' | 'amended', what: string): string =>
-      status === 'repealed' ? `Repealed by ${what}` : `Amended by ${what}`,
+      ({ repealed: 'Repealed', replaced: 'Replaced', amended: 'Amended', expired: 'Expired' })[
+        status
+      ],
+    by: (status: Exclude<NotInForce, 'expired'>, what: string): string =>
+      ({
+        repealed: `Repealed by ${what}`,
+        replaced: `Replaced by ${what}`,
+        amended: `Amended by ${what}`,
+      })[status],
     expiredOn: (date: string) => `Expired on ${date}`,
     detailsOf: (name: string) => `Details of ${name}`,
   },
@@ -101,6 +109,7 @@ export const metadata = translations({
         UNKNOWN: '相关',
       })[kind],
     foundInText: '从正文识别',
+    statedByOther: '由其他文件声明，在该文件中修改',
     removeRelation: (what: string) => `删除关系：${what}`,
     remove: '删除',
     addRelation: '添加关系',
@@ -111,9 +120,13 @@ export const metadata = translations({
     needsName: '请填写另一文件的文号或标题。',
     notChanged: (reason: string) => `关系未能修改：${reason}`,
     badge: (status: NotInForce): string =>
-      ({ repealed: '已废止', amended: '已修改', expired: '已过期' })[status],
-    by: (status: 'repealed' | 'amended', what: string): string =>
-      status === 'repealed' ? `已被 ${what} 废止` : `已被 ${what} 修改`,
+      ({ repealed: '已废止', replaced: '已被替代', amended: '已修改', expired: '已过期' })[status],
+    by: (status: Exclude<NotInForce, 'expired'>, what: string): string =>
+      ({
+        repealed: `已被 ${what} 废止`,
+        replaced: `已被 ${what} 替代`,
+        amended: `已被 ${what} 修改`,
+      })[status],
     expiredOn: (date: string) => `已于 ${date} 失效`,
     detailsOf: (name: string) => `${name} 的文件信息`,
   },

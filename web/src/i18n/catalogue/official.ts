@@ -26,6 +26,8 @@ export const official = translations({
     answer: 'Official answer',
     citations: 'Cited passages',
     citationsHint: 'Search the collection and tick the passages the answer rests on.',
+    staleUnticked:
+      'Passages of documents no longer in force start unticked: tick one only if the answer should still rest on it.',
     search: 'Search the collection',
     searchButton: 'Search',
     noResults: 'No passages found.',
@@ -71,6 +73,7 @@ export const official = translations({
     answer: '标准答复',
     citations: '引用的片段',
     citationsHint: '在资料集中搜索，勾选答复所依据的片段。',
+    staleUnticked: '已不再有效的文件中的片段默认不勾选：确需据其作答时再勾选。',
     search: '在资料集中搜索',
     searchButton: '搜索',
     noResults: '没有找到片段。',

@@ -1,5 +1,8 @@
 import { translations } from '../define';
 import { formatInteger } from '../format';
+import type { NotInForce } from './metadata';
+
+type Superseded = Exclude<NotInForce, 'expired'>;
 
 /** The document viewer: a cited file at its page, the passage highlighted. */
 export const viewer = translations({
@@ -27,6 +30,16 @@ export const viewer = translations({
       'This page is a scan read by OCR: the boxes show where the passage was recognised. Check the wording against the image.',
     ocrPageUnmarked: 'This page is a scan read by OCR. Check the wording against the image.',
     repairedPage: 'This page’s text layer had font-map faults, repaired when it was indexed.',
+    notInForce: (kind: Superseded, by: string | null): string =>
+      ({
+        repealed: by ? `This document was repealed by ${by}.` : 'This document was repealed.',
+        replaced: by ? `This document was replaced by ${by}.` : 'This document was replaced.',
+        amended: by
+          ? `This document was amended by ${by}: parts of it may no longer hold.`
+          : 'This document was amended: parts of it may no longer hold.',
+      })[kind] + ' Check what is in force before acting on it.',
+    expired: (date: string | null): string =>
+      `${date ? `This document expired on ${date}.` : 'This document has expired.'} Check what is in force before acting on it.`,
   },
   zh: {
     title: '文档',
@@ -48,5 +61,15 @@ export const viewer = translations({
     ocrPage: '本页为扫描件，文字经 OCR 识别：方框为识别出的引用位置。请对照图像核对文字。',
     ocrPageUnmarked: '本页为扫描件，文字经 OCR 识别。请对照图像核对文字。',
     repairedPage: '本页文字层存在字体映射错误，入库时已修复。',
+    notInForce: (kind, by) =>
+      ({
+        repealed: by ? `本文件已被 ${by} 废止。` : '本文件已废止。',
+        replaced: by ? `本文件已被 ${by} 替代。` : '本文件已被替代。',
+        amended: by
+          ? `本文件已被 ${by} 修改，部分内容可能已不再适用。`
+          : '本文件已被修改，部分内容可能已不再适用。',
+      })[kind] + '请以现行有效的文件为准。',
+    expired: (date) =>
+      `${date ? `本文件已于 ${date} 失效。` : '本文件已失效。'}请以现行有效的文件为准。`,
   },
 });
