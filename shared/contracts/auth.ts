@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ROLES } from '../auth/roles';
 import { defineService, enumOf, fileDownload, method, redirect } from '../service';
-import { ModuleHealth } from './common';
+import { ModuleHealth, PageNumber } from './common';
 import { Username } from './username';
 
 export const Role = enumOf(ROLES);
@@ -177,7 +177,7 @@ minute in an HttpOnly cookie by the callback, never in a URL); the cookie is cle
     ListUsers: method({
       doc: 'Every user, oldest first, a page at a time. @role(SUPER_ADMIN)',
       params: {
-        page: z.number().int().min(1).default(1),
+        page: PageNumber.default(1),
         size: z.number().int().min(1).max(100).default(20),
       },
       output: z.object({
@@ -251,7 +251,7 @@ could otherwise outlive its revocation through what it made. @credential(login)`
     ListAllApiKeys: method({
       doc: 'Every user’s API keys, newest first, a page at a time. @role(SUPER_ADMIN)',
       params: {
-        page: z.number().int().min(1).default(1),
+        page: PageNumber.default(1),
         size: z.number().int().min(1).max(100).default(20),
       },
       output: z.object({
@@ -266,7 +266,7 @@ could otherwise outlive its revocation through what it made. @credential(login)`
 outcome and time. @role(SUPER_ADMIN)`,
       params: {
         ...AuditFilters,
-        page: z.number().int().min(1).default(1),
+        page: PageNumber.default(1),
         size: z.number().int().min(1).max(200).default(50),
       },
       output: z.object({

@@ -3,7 +3,7 @@ import { isTimeZone } from '../i18n/time-zone';
 import { defineService, enumOf, fileDownload, method, webResponse } from '../service';
 import { AnswerSettings, GapReport, OfficialAnswer, OfficialAnswerInput } from './answer-upkeep';
 import { ChatRefusal, ChatSource, OfficialGiven, SentenceSupport, Usage } from './chat-sources';
-import { CollectionIds, DatabaseHealth, FileIds, KnowledgeHealth } from './common';
+import { CollectionIds, DatabaseHealth, FileIds, KnowledgeHealth, PageNumber } from './common';
 import { DocumentFilters } from './document-metadata';
 import { JsonRpcErrorAnswer } from './mcp';
 import { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, ModelList } from './openai';
@@ -114,7 +114,7 @@ export const ConversationMessage = z.object({
 
 const Page = { page: z.number().int(), size: z.number().int(), total: z.number().int() };
 const paging = {
-  page: z.number().int().min(1).default(1),
+  page: PageNumber.default(1),
   size: z.number().int().min(1).max(100).default(20),
 };
 

@@ -54,4 +54,10 @@ export const KnowledgeHealth = ModuleHealth.extend({
  * Where a page's text came from: its text layer, its text layer with font-map faults repaired,
  * or OCR of a scanned page (to be checked against the original).
  */
+/**
+ * A page of a document, or of a list: from 1, and at most what a Postgres integer holds, so that
+ * a larger number is a 400 here rather than an overflow in the statement that reads it.
+ */
+export const PageNumber = z.number().int().min(1).max(2_147_483_647);
+
 export const PageSource = enumOf(['text_layer', 'repaired', 'ocr']);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { enumOf } from '../service/enum';
-import { PageSource } from './common';
+import { PageNumber, PageSource } from './common';
 
 // What the keepers of a knowledge base see and change beyond upload and delete: a file's
 // chunks (read, corrected, switched off), a file's versions, the saved questions a collection's
@@ -89,7 +89,7 @@ export const RetrievalTestInput = z.object({
   collection_id: z.uuid(),
   question: z.string().trim().min(1).max(2000),
   file_id: z.uuid(),
-  page: z.number().int().min(1).nullable().optional(),
+  page: PageNumber.nullable().optional(),
 });
 
 /** A collection's saved questions, run: where each expected passage ranked, hit rate and MRR. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineService, enumOf, fileDownload, fileParam, method } from '../service';
-import { CollectionIds, FileIds, KnowledgeHealth, PageSource } from './common';
+import { CollectionIds, FileIds, KnowledgeHealth, PageNumber, PageSource } from './common';
 import {
   ChunkChange,
   EmbeddingStatus,
@@ -328,7 +328,7 @@ per status over the whole collection, whatever the filters.`,
         format: FileFormat.optional(),
         sort: FileSort.default('created_at'),
         order: z.enum(['asc', 'desc']).optional(),
-        page: z.number().int().min(1).default(1),
+        page: PageNumber.default(1),
         size: z.number().int().min(1).max(100).default(50),
       },
       output: z.object({
@@ -350,7 +350,7 @@ where its text came from, whether it is switched on, and who corrected it. For w
 the file; disabled chunks are listed too.`,
       params: {
         file_id: z.uuid(),
-        page: z.number().int().min(1).default(1),
+        page: PageNumber.default(1),
         size: z.number().int().min(1).max(200).default(50),
       },
       output: FileChunks,
@@ -512,7 +512,7 @@ the file's access rules: a passage of a file the caller cannot read → 404. @gr
       doc: `One page of a ready file as it was indexed (a section, for formats without pages):
 its text, where the text came from and, for PDFs, the page's size. A page the file does not
 have → 404. @grpc`,
-      params: { file_id: z.uuid(), page: z.number().int().min(1) },
+      params: { file_id: z.uuid(), page: PageNumber },
       output: FilePage,
     }),
     DeleteFile: method({

@@ -610,3 +610,27 @@ describe('query parameters', () => {
     }
   });
 });
+
+describe('numbers past what the database holds', () => {
+  it('a page number of 2^31 or more, as a query parameter or in a body: 400, never a 5xx', async () => {
+    const uuid = crypto.randomUUID();
+    const cases: [string, string, 'GET' | 'POST', unknown?][] = [
+      ['page', `/moduleknowledge/page?file_id=${uuid}&page=2147483648`, 'GET'],
+      ['chunks', `/moduleknowledge/chunks?file_id=${uuid}&page=9007199254740991`, 'GET'],
+      ['audit', '/moduleauth/audit?page=2147483648', 'GET'],
+      [
+        'retrieval test',
+        '/moduleknowledge/retrieval_test',
+        'POST',
+        { collection_id: uuid, question: 'q', file_id: uuid, page: 2147483648 },
+      ],
+    ];
+    const mismatches: string[] = [];
+    for (const [name, path, method, body] of cases) {
+      const res = await call(path, { method, token: admin, ...(body ? { json: body } : {}) });
+      const mismatch = refusalMismatch(res, await res.text(), [400]);
+      if (mismatch) mismatches.push(`${name}: ${mismatch}`);
+    }
+    expect(mismatches).toEqual([]);
+  });
+});
