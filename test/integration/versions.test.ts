@@ -193,6 +193,11 @@ describe('a new version (upload?replaces=)', () => {
     expect(after[0]).toMatchObject({ version: 2, replaces: null });
     expect(after[0]!.metadata.doc_type).toBe('Travel rule');
     expect(after[0]!.metadata.origin.doc_type).toBe('person');
+    // The collection counts its documents as the list shows them: v1 is history, not a file.
+    const mine = await json<{ id: string; files: number }[]>(
+      await call('/moduleknowledge/collections', { token: aliceToken }),
+    );
+    expect(mine.find((c) => c.id === collectionId)?.files).toBe(1);
   }, 180_000);
 
   it('lists the history newest first, from any version, for readers too', async () => {
@@ -235,6 +240,10 @@ describe('a new version (upload?replaces=)', () => {
     expect(await problemCode(await upload(form(V1, 'old.md'), `replaces=${v2}`), 409)).toBe(
       'version_same_as_older',
     );
+    // Uploaded plainly (no replaces), v1's bytes are not "already there" as a file no one sees.
+    const plain = form(V1, 'old-again.md');
+    plain.append('collection_id', collectionId);
+    expect(await problemCode(await upload(plain, ''), 409)).toBe('upload_same_as_older_version');
     // v1 is no longer the current version: no new version of it.
     expect(await problemCode(await upload(form('new text', 'z.md'), `replaces=${v1}`), 409)).toBe(
       'version_superseded',

@@ -85,6 +85,15 @@ export const collectionErrors = errorGroup({
     en: 'This file is the same as an older version of the file. Restore that version from the file’s versions instead.',
     zh: '该文件与此文件的某个旧版本相同。请在版本历史中恢复该版本。',
   },
+  /**
+   * A plain upload (no `replaces`) of the same bytes as an older version of a document in the
+   * collection: a duplicate answer would name a file the list no longer shows.
+   */
+  upload_same_as_older_version: {
+    status: 409,
+    en: 'This file is an older version of a document already in the collection. To use it again, restore it from that document’s versions.',
+    zh: '该文件是资料集中某份文件的旧版本。如需重新使用，请在该文件的版本历史中恢复。',
+  },
   /** file_restore of a version that is not ready (on its way or failed). */
   version_not_ready: {
     status: 409,

@@ -55,6 +55,10 @@ export async function upload(
   if (existing?.status === 'failed') await removeFile(ctx, kdb, existing);
   else if (existing) {
     if (version && isOlderVersion(existing, version)) throw new AppError('version_same_as_older');
+    // An older version is no longer listed: "already there" would name a file no one sees.
+    if (!version && existing.supersededBy !== null) {
+      throw new AppError('upload_same_as_older_version');
+    }
     return answer(ctx, existing, true, wait);
   }
 

@@ -27,8 +27,10 @@ const collectionColumns = {
   createdAt: collections.createdAt,
   role: callerRole(collections.id),
   // Written out: drizzle leaves a single-table select's columns unqualified, and an unqualified
-  // "id" inside this subquery would be the file's.
-  files: sql<number>`(select count(*)::int from files f where f.collection_id = collections.id)`,
+  // "id" inside this subquery would be the file's. Current versions only, as the file list
+  // shows them: an older version is in its file's history, not one more file.
+  files: sql<number>`(select count(*)::int from files f
+    where f.collection_id = collections.id and f.superseded_by is null)`,
 };
 
 export type CollectionView = {
