@@ -75,7 +75,7 @@ describe('usage and limits', () => {
           await screenshot(page, `${viewport}-${language}-usage-admin`);
 
           await page.goto('/#/admin/limits');
-          await expect.poll(() => page.locator('.limits-form input').count()).toBe(6);
+          await expect.poll(() => page.locator('.limits-form input').count()).toBe(7);
           expect(await seriousViolations(page), `${viewport} limits`).toEqual([]);
           await screenshot(page, `${viewport}-${language}-limits`);
           expect(errors).toEqual([]);
