@@ -1,4 +1,14 @@
 // A small HTTP client of the service's public API for benchmarks and load runs (loopback only).
+// Every request is bounded: a service that stops answering makes a run fail with a reason, never
+// wait forever (fetch's own bounds are 5 minutes per wait, and a stream may trickle for longer).
+
+/** How long one request (a whole chat stream included) may take unless the caller says. */
+export const REQUEST_TIMEOUT_MS = 120_000;
+
+/** True for the error a request bounded by {@link REQUEST_TIMEOUT_MS} (or a timeout signal) throws. */
+export function isTimeout(err: unknown): boolean {
+  return err instanceof Error && err.name === 'TimeoutError';
+}
 
 export interface Timed<T> {
   ms: number;
@@ -17,6 +27,7 @@ export async function login(base: string, username: string, password: string): P
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ username, password }),
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
   if (res.status !== 200) throw new Error(`login: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { data: { token: string } }).data.token;
@@ -31,6 +42,7 @@ export async function upload(base: string, token: string, bytes: Uint8Array, nam
     method: 'POST',
     headers: { Authorization: `Bearer ${token}` },
     body: form,
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
   const body = await res.text();
   return {
@@ -46,8 +58,11 @@ export interface ChatRun {
   /** ms to the first answer chunk (the second `content` message; the first echoes the prompt). */
   firstAnswerMs: number | undefined;
   totalMs: number;
-  /** How the stream ended: done, error (type error message), or broken. */
-  ending: 'done' | 'error' | 'broken';
+  /**
+   * How the stream ended: done, error (type error message), broken, or timeout (no end within
+   * the time allowed; status 0 when not even the headers came).
+   */
+  ending: 'done' | 'error' | 'broken' | 'timeout';
   /** The conversation the turn was stored in (the stream's first event). */
   conversationId: string | undefined;
 }
@@ -57,17 +72,33 @@ export async function chat(
   base: string,
   token: string,
   prompt: string,
-  options: { conversationId?: string } = {},
+  options: { conversationId?: string; timeoutMs?: number } = {},
 ): Promise<ChatRun> {
   const started = performance.now();
-  const res = await fetch(`${base}/modulechat/chat`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-    body: JSON.stringify({
-      prompt,
-      ...(options.conversationId ? { conversation_id: options.conversationId } : {}),
-    }),
-  });
+  const signal = AbortSignal.timeout(options.timeoutMs ?? REQUEST_TIMEOUT_MS);
+  let res: Response;
+  try {
+    res = await fetch(`${base}/modulechat/chat`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        prompt,
+        ...(options.conversationId ? { conversation_id: options.conversationId } : {}),
+      }),
+      signal,
+    });
+  } catch (err) {
+    if (!isTimeout(err)) throw err;
+    const ms = performance.now() - started;
+    return {
+      status: 0,
+      firstByteMs: ms,
+      firstAnswerMs: undefined,
+      totalMs: ms,
+      ending: 'timeout',
+      conversationId: undefined,
+    };
+  }
   if (res.status !== 200 || !res.body) {
     await res.arrayBuffer().catch(() => undefined);
     const ms = performance.now() - started;
@@ -111,7 +142,7 @@ export async function chat(
       }
     }
   } catch {
-    ending = 'broken';
+    ending = signal.aborted ? 'timeout' : 'broken';
   }
   return {
     status: 200,
