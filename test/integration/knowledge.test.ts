@@ -156,18 +156,22 @@ describe('bad input answers 4xx and writes nothing', () => {
     ['a truncated PDF', () => english.slice(0, Math.floor(english.length / 3)), 422, 'pdf_corrupt'],
     ['random bytes behind %PDF-', () => randomPdf(), 422, 'pdf_corrupt'],
     ['more pages than allowed', () => makeManyPagesPdf(501), 422, 'pdf_too_many_pages'],
-  ])('%s', async (_, make, status, code) => {
-    const before = await counts();
-    const res = await upload(make(), '../../etc/passwd.pdf');
-    expect(res.status).toBe(status);
-    expect(res.headers.get('content-type')).toBe('application/problem+json');
-    const problem = await res.json<{ code: string; detail: string }>();
-    expect(problem.code).toBe(code);
-    expect(problem.detail).not.toMatch(/pdf\.js|\n\s+at |Error:/);
-    expect(await counts()).toEqual(before);
-    // The scan is read by the real OCR engine: two pages take 15 s on a quiet 2-core machine,
-    // over 30 s on a busy one (and a timed-out upload still running upsets the next case's counts).
-  }, 120_000);
+  ])(
+    '%s',
+    async (_, make, status, code) => {
+      const before = await counts();
+      const res = await upload(make(), '../../etc/passwd.pdf');
+      expect(res.status).toBe(status);
+      expect(res.headers.get('content-type')).toBe('application/problem+json');
+      const problem = await res.json<{ code: string; detail: string }>();
+      expect(problem.code).toBe(code);
+      expect(problem.detail).not.toMatch(/pdf\.js|\n\s+at |Error:/);
+      expect(await counts()).toEqual(before);
+      // The scan is read by the real OCR engine: two pages take 15 s on a quiet 2-core machine,
+      // over 30 s on a busy one (and a timed-out upload still running upsets the next case's counts).
+    },
+    120_000,
+  );
 
   it('a file over the size limit: 413', async () => {
     const before = await counts();
