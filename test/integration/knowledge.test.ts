@@ -167,9 +167,9 @@ describe('bad input answers 4xx and writes nothing', () => {
       expect(problem.code).toBe(code);
       expect(problem.detail).not.toMatch(/pdf\.js|\n\s+at |Error:/);
       expect(await counts()).toEqual(before);
-      // The scan is read by the real OCR engine: two pages take 15 s on a quiet 2-core machine,
-      // over 30 s on a busy one (and a timed-out upload still running upsets the next case's counts).
     },
+    // The scan is read by the real OCR engine: two pages take 15 s on a quiet 2-core machine,
+    // over 30 s on a busy one (and a timed-out upload still running upsets the next case's counts).
     120_000,
   );
 
