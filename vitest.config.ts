@@ -57,6 +57,8 @@ export default defineConfig({
           // test/docs: how the docs' examples are read and their outputs compared.
           include: ['dev/**/*.test.ts', 'bench/**/*.test.ts', 'test/docs/**/*.test.ts'],
           testTimeout: 30_000,
+          // Hooks open a PGlite database (WASM): seconds on a quiet machine, more on a busy one.
+          hookTimeout: 60_000,
         },
       },
       {
