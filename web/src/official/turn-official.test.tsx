@@ -28,7 +28,7 @@ const store = (collections: Partial<Collection>[]) =>
 
 function answered(mode: 'retrieval' | 'official', sources: ChatSource[]) {
   const turn = createTurn('年假有多少天？', [], hooks());
-  turn.message({ content: '25 个工作日 [1]。', type: 'content' } as never);
+  turn.message({ content: '25 个工作日 [1]。依据第十条【1】【2】。', type: 'content' } as never);
   turn.setSources(sources);
   turn.done({ request_id: 'r', mode, language: 'zh' } as never);
   turn.finish();
@@ -67,6 +67,10 @@ describe('official answers in the chat', () => {
     expect((within(dialog).getByLabelText('问题') as HTMLInputElement).value).toBe(
       '年假有多少天？',
     );
+    // The answer without its citation markers: its passages are listed apart.
+    expect((within(dialog).getByLabelText('标准答复') as HTMLTextAreaElement).value).toBe(
+      '25 个工作日。依据第十条。',
+    );
     fireEvent.click(within(dialog).getByRole('button', { name: '保存标准口径' }));
     await waitFor(() =>
       expect(PostOfficialAnswer).toHaveBeenCalledWith(
@@ -74,7 +78,7 @@ describe('official answers in the chat', () => {
           body: {
             collection_id: OWNED,
             question: '年假有多少天？',
-            answer: '25 个工作日 [1]。',
+            answer: '25 个工作日。依据第十条。',
             citations: [12],
           },
         },
