@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Collection } from '../api/services';
 import { setLocale } from '../i18n/locale';
 import { refusal, renderInSession, testSession } from '../testing/session';
+import { withStylesheet } from '../testing/stylesheet';
 import { RetrievalSection } from './retrieval-page';
 import type { QueryResult, RetrievalTest, RetrievalTestRun } from './types';
 
@@ -70,22 +71,6 @@ async function searchFor(question: string) {
   fireEvent.input(await screen.findByLabelText('Question'), { target: { value: question } });
   fireEvent.click(screen.getByRole('button', { name: 'Search' }));
   return screen.findByRole('table', { name: '2 passages, best first' });
-}
-
-/**
- * jsdom lays nothing out: a rule of the screen's layout is read from its stylesheet, through
- * Node's fs (the tests run in Node; the web app's types know no Node, and Vite hands a test an
- * empty stylesheet). Returns the <style> to remove.
- */
-async function withStylesheet(): Promise<HTMLStyleElement> {
-  const fs = 'node:fs';
-  const { readFileSync } = (await import(/* @vite-ignore */ fs)) as {
-    readFileSync(path: string, encoding: 'utf8'): string;
-  };
-  const style = document.createElement('style');
-  style.textContent = readFileSync('web/src/styles/retrieval.css', 'utf8');
-  document.head.append(style);
-  return style;
 }
 
 describe('the retrieval test screen', () => {
@@ -190,7 +175,7 @@ describe('the retrieval test screen', () => {
   });
 
   it('lets a Chinese column header wrap only between words, never after each character', async () => {
-    const style = await withStylesheet();
+    const style = await withStylesheet('web/src/styles/retrieval.css');
     try {
       setLocale('zh');
       renderInSession(<RetrievalSection collection={collection('editor')} />, testSession(fakes()));
@@ -206,7 +191,7 @@ describe('the retrieval test screen', () => {
   it('lets "vector + keyword" wrap between its lists in a narrow window, so the table fits', async () => {
     // In a 900 px window the English table could not be narrower than 1014 px with this cell
     // on one line (jsdom's window is 1024 px wide, inside the narrow band).
-    const style = await withStylesheet();
+    const style = await withStylesheet('web/src/styles/retrieval.css');
     try {
       renderInSession(<RetrievalSection collection={collection('editor')} />, testSession(fakes()));
       const table = await searchFor('annual leave after ten years');
