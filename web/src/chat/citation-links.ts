@@ -8,8 +8,25 @@
 import type { ChatSource } from '../api/services';
 import { documentLink } from '../main/route';
 
-const CITATION =
-  /\[(?:(\d{1,3})|([^[\]\n]{1,200}?) (?:p\. (\d{1,6})|§ ([^[\]\n]{1,200}?))(?: \(excerpts\))?)\]/gu;
+/** A page marker's inside: `policy.pdf p. 3`, `notes.md § Eligibility`, `… (excerpts)`. */
+const PAGE = String.raw`([^[\]\n]{1,200}?) (?:p\. (\d{1,6})|§ ([^[\]\n]{1,200}?))(?: \(excerpts\))?`;
+
+const CITATION = new RegExp(String.raw`\[(?:(\d{1,3})|${PAGE})\]`, 'gu');
+
+/**
+ * Every numbered citation the service counts (its `NUMBERED`): `[2]`, `[1, 3]`, `[1-3]`, `【2】`;
+ * not a 文号 written with square brackets (川办规[2025]6号). Only `[n]` becomes a link here.
+ */
+const NUMBERED = String.raw`[[【]\s*\d{1,3}(?:\s*(?:[,，、;；]|[-–~～])\s*\d{1,3})*\s*[\]】](?!\d+号)`;
+
+/** Citations, with the spaces before them: "25 个工作日 [1]。" becomes "25 个工作日。". */
+const CITED = new RegExp(String.raw`[ \t]*(?:${NUMBERED}|\[${PAGE}\])`, 'gu');
+
+/**
+ * An answer's text without its citations, for text that leaves the answer's sources behind
+ * (an official answer names its passages apart: a "[2]" in it would refer to nothing).
+ */
+export const withoutCitations = (text: string): string => text.replace(CITED, '');
 
 /** Wraps the citations in the text under `root` (not in code or links) in `<a class="citation">`. */
 export function linkCitations(root: Node): void {

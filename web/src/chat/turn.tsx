@@ -5,7 +5,7 @@ import { messages } from '../i18n/messages';
 import { OfflineNote } from '../main/model-status';
 import { Markdown } from '../markdown/markdown';
 import { Feedback } from './feedback';
-import { addressCitations } from './citation-links';
+import { addressCitations, withoutCitations } from './citation-links';
 import { Sources } from './sources';
 import { ProposedFilters, type Filters } from './filter-bar';
 import { SupportNote } from './support-note';
@@ -156,7 +156,8 @@ function OwnedMakeOfficial(props: {
     const saved = await openOfficialAnswerDialog(ctx, {
       collectionId,
       question: props.turn.prompt,
-      answer: props.turn.answer.value,
+      // Its passages are listed apart, by chunk: the answer's "[2]" would refer to nothing.
+      answer: withoutCitations(props.turn.answer.value),
       citations: cited.map((s) => s.chunk_id!),
       cited: cited.map((s) => ({ ...s, chunk_id: s.chunk_id! })),
     });

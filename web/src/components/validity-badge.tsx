@@ -1,4 +1,5 @@
 import type { KnowledgeFile } from '../api/services';
+import { bookTitle } from '../book-title';
 import type { NotInForce } from '../i18n/catalogue/metadata';
 import { formatCalendarDate } from '../i18n/format';
 import { messages } from '../i18n/messages';
@@ -9,7 +10,7 @@ type Relation = Validity['relations'][number];
 /** How a relation names the other document: its number, else its title, else its file. */
 export const relationName = (relation: Relation) =>
   relation.doc_number ??
-  (relation.title ? `《${relation.title}》` : null) ??
+  (relation.title ? bookTitle(relation.title) : null) ??
   relation.file_name ??
   '';
 

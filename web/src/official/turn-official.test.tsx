@@ -6,6 +6,7 @@ import { Turn } from '../chat/turn';
 import { createTurn } from '../chat/turn-model';
 import { setLocale } from '../i18n/locale';
 import { renderInSession, testSession } from '../testing/session';
+import { withStylesheet } from '../testing/stylesheet';
 
 const OWNED = '22222222-2222-4222-8222-222222222222';
 const READ = '55555555-5555-4555-8555-555555555555';
@@ -28,7 +29,7 @@ const store = (collections: Partial<Collection>[]) =>
 
 function answered(mode: 'retrieval' | 'official', sources: ChatSource[]) {
   const turn = createTurn('年假有多少天？', [], hooks());
-  turn.message({ content: '25 个工作日 [1]。', type: 'content' } as never);
+  turn.message({ content: '25 个工作日 [1]。依据第十条【1】【2】。', type: 'content' } as never);
   turn.setSources(sources);
   turn.done({ request_id: 'r', mode, language: 'zh' } as never);
   turn.finish();
@@ -67,6 +68,10 @@ describe('official answers in the chat', () => {
     expect((within(dialog).getByLabelText('问题') as HTMLInputElement).value).toBe(
       '年假有多少天？',
     );
+    // The answer without its citation markers: its passages are listed apart.
+    expect((within(dialog).getByLabelText('标准答复') as HTMLTextAreaElement).value).toBe(
+      '25 个工作日。依据第十条。',
+    );
     fireEvent.click(within(dialog).getByRole('button', { name: '保存标准口径' }));
     await waitFor(() =>
       expect(PostOfficialAnswer).toHaveBeenCalledWith(
@@ -74,13 +79,38 @@ describe('official answers in the chat', () => {
           body: {
             collection_id: OWNED,
             question: '年假有多少天？',
-            answer: '25 个工作日 [1]。',
+            answer: '25 个工作日。依据第十条。',
             citations: [12],
           },
         },
         expect.anything(),
       ),
     );
+  });
+
+  it('draws the passage search as the other text boxes, and the passages without bullets', async () => {
+    const style = await withStylesheet(
+      'web/src/styles/controls.css',
+      'web/src/styles/official.css',
+    );
+    try {
+      const turn = answered('retrieval', [source(OWNED, 12, 1)]);
+      renderInSession(
+        <Turn turn={turn} announce={vi.fn()} collections={store([{ id: OWNED, role: 'owner' }])} />,
+      );
+      fireEvent.click(await screen.findByRole('button', { name: '设为标准口径' }));
+      const dialog = await screen.findByRole('dialog');
+      const search = within(dialog).getByRole('searchbox', { name: '在资料集中搜索' });
+      const question = within(dialog).getByLabelText('问题');
+      for (const property of ['paddingLeft', 'borderRadius', 'width'] as const) {
+        expect(getComputedStyle(search)[property]).toBe(getComputedStyle(question)[property]);
+      }
+      expect(getComputedStyle(within(dialog).getByRole('list')).listStyleType).toBe('none');
+      const group = within(dialog).getByRole('group', { name: '引用的片段' });
+      expect(getComputedStyle(group).paddingLeft).toBe('12px'); // framed as the app's groups
+    } finally {
+      style.remove();
+    }
   });
 
   it('offers nothing to a reader who owns none of the collections it came from', async () => {

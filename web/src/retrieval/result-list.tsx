@@ -54,10 +54,11 @@ export function ResultList(props: {
               <td data-label={m.similarity}>{formatDecimal2(result.similarity)}</td>
               <td data-label={m.vectorRank}>{rankOf(result.ranks.vector)}</td>
               <td data-label={m.keywordRank}>{rankOf(result.ranks.keyword)}</td>
-              <td data-label={m.foundBy}>
+              <td data-label={m.foundBy} class="retrieval-found-by">
                 {result.found_by
                   .map((list) => (list === 'UNKNOWN' ? list : m.foundByList[list]))
-                  .join(' + ')}
+                  // Where the cell must wrap (retrieval.css), the + stays with the list before it.
+                  .join('\u00a0+ ')}
               </td>
               {passes !== undefined && threshold !== undefined && (
                 <td data-label={m.passes} title={m.passesTitle(threshold)}>

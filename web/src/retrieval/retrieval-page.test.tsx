@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Collection } from '../api/services';
 import { setLocale } from '../i18n/locale';
 import { refusal, renderInSession, testSession } from '../testing/session';
+import { withStylesheet } from '../testing/stylesheet';
 import { RetrievalSection } from './retrieval-page';
 import type { QueryResult, RetrievalTest, RetrievalTestRun } from './types';
 
@@ -174,17 +175,7 @@ describe('the retrieval test screen', () => {
   });
 
   it('lets a Chinese column header wrap only between words, never after each character', async () => {
-    // jsdom lays nothing out: the rule that keeps 向量排名 whole is read from the stylesheet,
-    // through Node's fs (the tests run in Node; the web app's types know no Node, and Vite
-    // hands a test an empty stylesheet).
-    const fs = 'node:fs';
-    const { readFileSync } = (await import(/* @vite-ignore */ fs)) as {
-      readFileSync(path: string, encoding: 'utf8'): string;
-    };
-    const css = readFileSync('web/src/styles/retrieval.css', 'utf8');
-    const style = document.createElement('style');
-    style.textContent = css;
-    document.head.append(style);
+    const style = await withStylesheet('web/src/styles/retrieval.css');
     try {
       setLocale('zh');
       renderInSession(<RetrievalSection collection={collection('editor')} />, testSession(fakes()));
@@ -192,6 +183,24 @@ describe('the retrieval test screen', () => {
       fireEvent.click(screen.getByRole('button', { name: '检索' }));
       const header = await screen.findByRole('columnheader', { name: '向量排名' });
       expect(getComputedStyle(header).wordBreak).toBe('keep-all');
+    } finally {
+      style.remove();
+    }
+  });
+
+  it('lets "vector + keyword" wrap between its lists in a narrow window, so the table fits', async () => {
+    // In a 900 px window the English table could not be narrower than 1014 px with this cell
+    // on one line (jsdom's window is 1024 px wide, inside the narrow band).
+    const style = await withStylesheet('web/src/styles/retrieval.css');
+    try {
+      renderInSession(<RetrievalSection collection={collection('editor')} />, testSession(fakes()));
+      const table = await searchFor('annual leave after ten years');
+      const cell = within(table).getByText('vector + keyword');
+      expect(cell.textContent).toBe('vector\u00a0+ keyword'); // the + stays with "vector"
+      expect(getComputedStyle(cell).whiteSpace).toBe('normal');
+      expect(getComputedStyle(cell).wordBreak).toBe('keep-all');
+      // Numbers stay whole.
+      expect(getComputedStyle(within(table).getByText('0.71')).whiteSpace).toBe('nowrap');
     } finally {
       style.remove();
     }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { KnowledgeFile } from '../api/services';
+import { bookTitle } from '../book-title';
 import { notInForce, relationName } from '../components/validity-badge';
 import { useApp } from '../context';
 import { formatCalendarDate } from '../i18n/format';
@@ -37,7 +38,7 @@ export function useViewedFile(fileId: string): KnowledgeFile | undefined {
 export function DocumentHead({ file }: { file: KnowledgeFile | undefined }) {
   const m = messages().viewer;
   const meta = file?.metadata;
-  const named = [meta?.doc_number, meta?.title ? `《${meta.title}》` : null].filter(
+  const named = [meta?.doc_number, meta?.title ? bookTitle(meta.title) : null].filter(
     (part): part is string => Boolean(part),
   );
   const stands = notInForce(file?.validity);

@@ -93,6 +93,32 @@ describe('what the viewed document is, and whether it holds', () => {
     ).toBeTruthy();
   });
 
+  it("does not double the 书名号 of a title that comes with them, its own or the newer one's", async () => {
+    const GetList = vi.fn(async () => [
+      {
+        ...repealed,
+        metadata: { ...repealed.metadata, title: '《四川省省级机关会议费管理办法》' },
+        validity: {
+          status: 'repealed',
+          relations: [
+            {
+              ...repealed.validity!.relations[0]!,
+              relation: 'replaced_by',
+              doc_number: null,
+              title: '《四川省省级机关会议费管理办法（2025年修订）》',
+            },
+          ],
+        },
+      },
+    ]);
+    open(GetList);
+    const note = await screen.findByRole('note');
+    expect(note.textContent).toBe(
+      '本文件已被 《四川省省级机关会议费管理办法（2025年修订）》 替代。请以现行有效的文件为准。',
+    );
+    expect(screen.getByText('川办规〔2023〕4号 《四川省省级机关会议费管理办法》')).toBeTruthy();
+  });
+
   it('says nothing of a document in force', async () => {
     const GetList = vi.fn(async () => [
       { ...repealed, validity: { status: 'in_force', relations: [] } },
