@@ -34,6 +34,9 @@ describe('Markdown', () => {
   it('lets a wide table scroll in a region named in the current language', () => {
     render(<Markdown class="markdown" source={'| a | b |\n| - | - |\n| 1 | 2 |'} />);
     expect(screen.getByRole('region', { name: 'Table (scrolls sideways)' })).toBeTruthy();
+    // An answer's table is a table: the model may answer with one.
+    expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['a', 'b']);
+    expect(screen.getAllByRole('cell').map((td) => td.textContent)).toEqual(['1', '2']);
     act(() => setLocale('zh'));
     expect(screen.getByRole('region', { name: '表格（可横向滚动）' })).toBeTruthy();
   });
