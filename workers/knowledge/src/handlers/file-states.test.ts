@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fileStates, type CurrentVersion, type FoundFile } from './file-states';
+import type { FileValidity } from './metadata';
 
 const V1 = '3c40320a-0000-4000-8000-000000000001';
 const V2 = '3c40320a-0000-4000-8000-000000000002';
@@ -17,17 +18,17 @@ const file = (id: string, over: Partial<FoundFile> = {}): FoundFile => ({
   ...over,
 });
 const v2: CurrentVersion = { id: V2, lineageId: V1, name: 'jiedai-2024-v2.docx', version: 2 };
-const repealed = {
-  status: 'repealed' as const,
+const repealed: FileValidity = {
+  status: 'repealed',
   relations: [
     {
       id: 1,
-      relation: 'repealed_by' as const,
+      relation: 'repealed_by',
       file_id: null,
       file_name: null,
       doc_number: '川办规〔2026〕1号',
       title: null,
-      origin: 'person' as const,
+      origin: 'person',
     },
   ],
 };
@@ -38,7 +39,7 @@ describe('fileStates', () => {
       found: [file(V1, { supersededBy: V2, supersededAt: AT })],
       readable: new Set([SHARED]),
       currents: [v2],
-      validity: new Map([
+      validity: new Map<string, FileValidity>([
         [V1, { status: 'in_force', relations: [] }],
         [V2, repealed],
       ]),
