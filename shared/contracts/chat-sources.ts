@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PageSource } from './common';
 import { Validity } from './document-metadata';
+import { FileNow } from './knowledge-upkeep';
 
 // What the spec's SSE chat and the OpenAI-compatible endpoint both tell of an answer: its
 // sources, why it was refused, its token usage. Here so that both contracts share them
@@ -52,6 +53,11 @@ export const ChatSource = z.object({
    * The sources stay in their prompt order, so that `[n]` in the answer is the n-th source.
    */
   citation: z.number().int().nullable().optional(),
+  /**
+   * Its file as it stands now, added when a stored conversation is read (never stored: the
+   * fields above stay as the answer had them). Absent when knowledge could not be asked.
+   */
+  now: FileNow.optional(),
 });
 
 /**

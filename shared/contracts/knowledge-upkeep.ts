@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { enumOf } from '../service/enum';
 import { PageNumber, PageSource } from './common';
+import { Validity } from './document-metadata';
 
 // What the keepers of a knowledge base see and change beyond upload and delete: a file's
 // chunks (read, corrected, switched off), a file's versions, the saved questions a collection's
@@ -64,6 +65,36 @@ export const FileVersion = z.object({
   current: z.boolean(),
   /** When a newer version replaced it (null for the current one and one on its way). */
   superseded_at: z.string().nullable(),
+});
+
+/**
+ * A file as it stands now, for whoever cited it before (an answer's source, the document
+ * viewer): `current` (still the version searched), `superseded` (a newer version, or an older
+ * one restored, is searched instead: `current` names it), `deleted` (gone from its collection,
+ * which the caller can still read), `unavailable` (the caller can no longer read it or its
+ * collection, or it was not found and no collection was named).
+ */
+export const FileNow = z.object({
+  state: enumOf(['current', 'superseded', 'deleted', 'unavailable']),
+  /**
+   * Whether the document holds now (the current version's, for a superseded file); absent for
+   * a deleted or unavailable one.
+   */
+  validity: Validity.optional(),
+  /** When the file stopped being the current version (superseded only). */
+  superseded_at: z.string().nullable().optional(),
+  /** The version searched now (superseded only; absent when none is ready and readable). */
+  current: z
+    .object({ id: z.uuid(), name: z.string(), version: z.number().int() })
+    .nullable()
+    .optional(),
+});
+
+/** One file asked after, with the collection it was in when it was cited (if known). */
+export const FileStateQuery = z.object({
+  id: z.uuid(),
+  /** Tells a deleted file (its collection still readable) from one no longer readable. */
+  collection_id: z.uuid().optional(),
 });
 
 /** How the files list is sorted. */

@@ -7,6 +7,8 @@ import {
   FileChunk,
   FileChunks,
   FileSort,
+  FileNow,
+  FileStateQuery,
   FileVersion,
   ReindexJob,
   RetrievalTest,
@@ -374,6 +376,15 @@ with, stays listed and downloadable, and is switched on again at once. For whoev
 current one marked. Old versions stay downloadable (file download) and can be restored.`,
       params: { id: z.uuid() },
       output: z.array(FileVersion),
+    }),
+    PostFileStates: method({
+      doc: `Files as they stand now, for whoever cited them before (chat, for the sources of a
+stored answer; the document viewer): each one \`current\`, \`superseded\` by another version
+(named, with when), \`deleted\` or \`unavailable\`, with its document's validity now. A file is
+\`deleted\` when it is gone from the collection named with it and the caller can still read that
+collection; one the caller cannot read is only \`unavailable\`. In the order asked. @grpc`,
+      params: { body: z.object({ files: z.array(FileStateQuery).min(1).max(200) }) },
+      output: z.array(FileNow.extend({ id: z.uuid() })),
     }),
     PostFileRestore: method({
       doc: `Makes an older ready version of a file the current one again, at once (the version

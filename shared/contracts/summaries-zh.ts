@@ -40,6 +40,7 @@ export const ZH_SUMMARIES: Readonly<Record<string, Readonly<Record<string, strin
     PutChunk: '修正片段的文字，或停用、启用片段',
     PutFileEnabled: '停用或启用整个文件',
     GetFileVersions: '文件的历史版本，最新的在前',
+    PostFileStates: '文件现在的状态：是否仍为当前版本、已被新版本取代、已删除或不可读',
     PostFileRestore: '把文件的旧版本恢复为当前版本',
     GetRetrievalTests: '资料集已保存的检索测试问题',
     PostRetrievalTest: '保存一个检索测试问题及应命中的文件（和页码）',

@@ -328,7 +328,7 @@ describe('over RPC only the @grpc methods exist', () => {
   const auth = () => env.AUTH_RPC as unknown as Untyped;
   const knowledge = () => env.KNOWLEDGE_RPC as unknown as Untyped;
 
-  it('the declarations expose GetMe on auth, GetChunk, GetContext, GetHealth, GetList, GetPage and GetQuery on knowledge (chat’s MCP tools read files and pages through them), nothing on chat', () => {
+  it('the declarations expose GetMe on auth, GetChunk, GetContext, GetHealth, GetList, GetPage, GetQuery and PostFileStates on knowledge (chat’s MCP tools read files and pages through them; a stored answer’s sources are told as they stand now), nothing on chat', () => {
     const exposed = (service: { routes: readonly { name: string; rpc: boolean }[] }) =>
       service.routes
         .filter((r) => r.rpc)
@@ -342,6 +342,7 @@ describe('over RPC only the @grpc methods exist', () => {
       'GetList',
       'GetPage',
       'GetQuery',
+      'PostFileStates',
     ]);
     expect(authService.routes.find((r) => r.name === 'GetMe')?.roles).toBeUndefined();
   });

@@ -52,6 +52,8 @@ export type CollectionMember = z.output<typeof CollectionMemberSchema>;
 export type CollectionRole = Collection['role'];
 export type ChatMessage = z.output<typeof ChatMessageSchema>;
 export type ChatSource = z.output<typeof ChatSourceSchema>;
+/** A cited file as it stands now (a source's `now`, PostFileStates). */
+export type FileNow = NonNullable<ChatSource['now']>;
 export type ChatRefusal = z.output<typeof ChatRefusalSchema>;
 export type ChatDone = z.output<typeof ChatDoneSchema>;
 export type ChatConversation = z.output<typeof ChatConversationSchema>;

@@ -124,3 +124,77 @@ describe('whether a source’s document still holds', () => {
     expect(screen.getByText('Replaced')).toBeTruthy();
   });
 });
+
+describe('a stored answer’s source as it stands now', () => {
+  beforeEach(() => setLocale('zh'));
+
+  const rows = () => [...document.querySelectorAll<HTMLElement>('.source-list li')];
+  const V2 = '44444444-4444-4444-8444-444444444444';
+
+  it('says a newer version, naming it and its date, with a link to open it; deleted since', async () => {
+    renderInSession(
+      <Sources
+        sources={[
+          source({
+            file_name: 'jiedai-2024.docx',
+            now: {
+              state: 'superseded',
+              superseded_at: '2026-03-02T08:00:00.000Z',
+              current: { id: V2, name: 'jiedai-2024-v2.docx', version: 2 },
+              validity: { status: 'in_force', relations: [] },
+            },
+          }),
+          source({ file_name: 'draft.md', citation: 2, chunk_id: 8, now: { state: 'deleted' } }),
+        ]}
+      />,
+    );
+    const [newer, deleted] = rows();
+    const badge = within(newer!).getByText('已有新版本').closest('.badge')!;
+    expect(badge.getAttribute('title')).toMatch(
+      /^已有新版本：jiedai-2024-v2\.docx（第 2 版，2026.+起）。本回答依据的是所引用的版本。$/,
+    );
+    const link = within(newer!).getByRole('link', {
+      name: '打开当前版本：jiedai-2024-v2.docx',
+    });
+    expect(link.getAttribute('href')).toBe(`#/doc/${V2}`);
+    expect(link.textContent).toMatch(/^当前版本：jiedai-2024-v2\.docx（2026.+）$/);
+    // The source itself still opens the version the answer cites.
+    expect(within(newer!).getByRole('link', { name: /出处 1：jiedai-2024\.docx/ })).toBeTruthy();
+    expect(within(deleted!).getByText('已删除').closest('.badge')!.getAttribute('title')).toBe(
+      '该文件在回答之后已被删除。',
+    );
+
+    setLocale('en');
+    expect(await screen.findByText('Newer version')).toBeTruthy();
+    expect(screen.getByText('Deleted since')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Open the current version: jiedai-2024-v2.docx' }));
+  });
+
+  it('shows the validity as it is now when it differs from the answer’s', () => {
+    renderInSession(
+      <Sources
+        sources={[
+          source({
+            validity: { status: 'in_force', relations: [] },
+            now: { state: 'current', validity: repealedBy('repealed_by', '川办规〔2026〕1号') },
+          }),
+        ]}
+      />,
+    );
+    const badge = screen.getByText('已废止').closest('.badge')!;
+    expect(badge.getAttribute('title')).toBe('已被 川办规〔2026〕1号 废止');
+  });
+
+  it('adds nothing when all is as it was, or when it is not known', () => {
+    renderInSession(
+      <Sources
+        sources={[
+          source({ now: { state: 'current', validity: { status: 'in_force', relations: [] } } }),
+          source({ citation: 2, chunk_id: 8 }),
+        ]}
+      />,
+    );
+    expect(document.querySelector('.source-list .badge')).toBeNull();
+    expect(document.querySelector('.source-current')).toBeNull();
+  });
+});

@@ -8,6 +8,7 @@ import { documentLink } from '../main/route';
 import { useEffect } from 'preact/hooks';
 import { preparePdfViewer } from '../viewer/pdf-engine';
 import { sourcePlace } from '../source-place';
+import { SourceNow } from './source-now';
 import { orderSources, type NumberedSource } from './source-order';
 
 export interface SourcesProps {
@@ -19,8 +20,9 @@ export interface SourcesProps {
 /**
  * What an answer drew on: the sources it cites, in the order it cites them, each opening the
  * document viewer at the cited passage, with its document's number (文号) and a badge when the
- * document no longer holds; what was retrieved but not cited under a fold; the
- * scores, passage ids and the prompt behind "Details", for those who want them.
+ * document no longer holds or its file was replaced or deleted since; what was retrieved but
+ * not cited under a fold; the scores, passage ids and the prompt behind "Details", for those
+ * who want them.
  */
 export function Sources({ sources, echo }: SourcesProps) {
   const m = messages();
@@ -121,8 +123,9 @@ function SourceList({ rows }: { rows: NumberedSource[] }) {
             {/* People know a document by its number (文号) more than by its file's name. */}
             {source.doc_number && <span class="source-doc-number">{source.doc_number}</span>}
             {/* Beside the name: whoever checks the answer against this source must see at once
-                that its document no longer holds. */}
-            <ValidityBadge validity={source.validity} look="compact" />
+                that its document no longer holds (as it stands now, when that is known). */}
+            <ValidityBadge validity={source.now?.validity ?? source.validity} look="compact" />
+            <SourceNow now={source.now} />
             <span class="source-meta">{sourcePlace(source)}</span>
             {source.text_source === 'ocr' && (
               <span class="badge source-ocr" title={m.chat.ocrBadgeTitle}>

@@ -18,6 +18,7 @@ import { place } from './catalogue/place';
 import { record } from './catalogue/record';
 import { reindex } from './catalogue/reindex';
 import { retrieval } from './catalogue/retrieval';
+import { sourcesNow } from './catalogue/sources-now';
 import { support } from './catalogue/support';
 import { usage } from './catalogue/usage';
 import { users } from './catalogue/users';
@@ -51,6 +52,7 @@ const catalogue = {
   record,
   reindex,
   retrieval,
+  sourcesNow,
   support,
   usage,
   users,

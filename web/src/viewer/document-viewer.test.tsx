@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/preact';
+import { screen, waitFor, within } from '@testing-library/preact';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FilePage, KnowledgeFile } from '../api/services';
 import { Session } from '../context';
@@ -138,5 +138,51 @@ describe('what the viewed document is, and whether it holds', () => {
     expect(screen.queryByRole('note')).toBeNull();
     expect(screen.queryByRole('alert')).toBeNull();
     expect(session.failures).toEqual([]);
+  });
+});
+
+describe('an old version opened', () => {
+  beforeEach(() => setLocale('zh'));
+
+  it('says it is not the current version, with a link to the current one', async () => {
+    const V2 = '44444444-4444-4444-8444-444444444444';
+    // The list has current versions only: an old one is not in it.
+    const GetList = vi.fn(async () => []);
+    const PostFileStates = vi.fn(async () => [
+      {
+        id: ID,
+        state: 'superseded',
+        superseded_at: '2026-03-02T08:00:00.000Z',
+        current: { id: V2, name: 'huiyi-2023-v2.md', version: 2 },
+        validity: { status: 'in_force', relations: [] },
+      },
+    ]);
+    const GetPage = vi.fn(async ({ page: n }: { page: number }) => page(n));
+    renderInSession(
+      <DocumentViewer route={{ page: 'doc', id: ID, at: 1 }} onClose={() => undefined} />,
+      testSession({ knowledge: { GetPage, GetList, PostFileStates } }),
+    );
+    const note = await screen.findByRole('note');
+    expect(note.textContent).toBe(
+      '这不是该文件的当前版本。当前版本为 huiyi-2023-v2.md（第 2 版）。 打开当前版本',
+    );
+    expect(within(note).getByRole('link', { name: '打开当前版本' }).getAttribute('href')).toBe(
+      `#/doc/${V2}`,
+    );
+    expect(PostFileStates).toHaveBeenCalledWith(
+      { body: { files: [{ id: ID }] } },
+      expect.anything(),
+    );
+  });
+
+  it('asks nothing more of a current file the list has', async () => {
+    const PostFileStates = vi.fn(async () => []);
+    const GetPage = vi.fn(async ({ page: n }: { page: number }) => page(n));
+    renderInSession(
+      <DocumentViewer route={{ page: 'doc', id: ID, at: 1 }} onClose={() => undefined} />,
+      testSession({ knowledge: { GetPage, GetList: async () => [repealed], PostFileStates } }),
+    );
+    expect((await screen.findByRole('note')).textContent).toContain('废止');
+    expect(PostFileStates).not.toHaveBeenCalled();
   });
 });

@@ -44,7 +44,7 @@ export function DocumentViewer({ route, onClose }: DocumentViewerProps) {
   const [drawn, setDrawn] = useState(false);
   const pdfLoad = useRef<Promise<OpenPdf> | undefined>(undefined);
   // Its 文号, title and validity: the viewer is keyed by the file, so asked once per file.
-  const file = useViewedFile(route.id);
+  const viewed = useViewedFile(route.id);
 
   useLayoutEffect(() => {
     dialog.current?.showModal();
@@ -182,7 +182,7 @@ export function DocumentViewer({ route, onClose }: DocumentViewerProps) {
           </button>
         </div>
       </header>
-      <DocumentHead file={file} />
+      <DocumentHead {...viewed} />
       {/* Scrolls: the keyboard scrolls it too (arrows, Page Down) once it has the focus. */}
       <div class="viewer-body" tabIndex={0} role="region" aria-labelledby={titleId}>
         {shown.status === 'loading' && <p class="viewer-status">{m.viewer.loading}</p>}

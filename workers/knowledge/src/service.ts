@@ -7,6 +7,7 @@ import { knowledgeConfig } from './config';
 import { chatContext } from './handlers/chat-context';
 import * as chunks from './handlers/chunks';
 import * as fileList from './handlers/file-list';
+import { PostFileStates } from './handlers/file-states';
 import * as reindex from './handlers/reindex';
 import * as retrievalTests from './handlers/retrieval-tests';
 import * as versions from './handlers/versions';
@@ -68,6 +69,7 @@ export const knowledgeImpl: ServiceImpl<typeof knowledgeService, KnowledgeEnv, P
   ...fileList,
   ...chunks,
   ...versions,
+  PostFileStates,
   ...retrievalTests,
   ...reindex,
   GetCollections: listCollections,

@@ -8,6 +8,7 @@ import { chatDb, type ChatCall } from '../call';
 import { recordGap, unhelpfulGap } from '../gaps/record';
 import * as store from '../store/conversations';
 import * as gapStore from '../store/gaps';
+import { filesNow, withNow } from './sources-now';
 import { conversationView, feedbackView, messageView } from './views';
 
 type Impl = ServiceImpl<typeof chatService, ChatEnv, Principal>;
@@ -29,7 +30,17 @@ export const getConversation: Impl['GetConversation'] = async ({ id }, ctx) => {
     store.messagesOf(db, id),
   ]);
   if (!conversation) throw notFound('conversation');
-  return { ...conversationView(conversation), messages: turns.map(messageView) };
+  const messages = turns.map(messageView);
+  // Whoever reads an old answer must see that a file it cites was replaced or deleted since,
+  // or that its document no longer holds: its sources as they stand now, asked once.
+  const now = await filesNow(
+    ctx,
+    messages.flatMap((message) => message.sources),
+  );
+  return {
+    ...conversationView(conversation),
+    messages: messages.map((message) => ({ ...message, sources: withNow(message.sources, now) })),
+  };
 };
 
 export const renameConversation: Impl['PutConversation'] = async ({ body }, ctx) => {

@@ -213,3 +213,67 @@ describe('the answer record in Markdown', () => {
     expect(recordFilename('')).toBe('conversation.md');
   });
 });
+
+describe('each source as the answer had it and its file as it stands now', () => {
+  const repealed = {
+    status: 'repealed',
+    relations: [{ relation: 'repealed_by', doc_number: '川办规〔2026〕1号' }],
+  };
+  const cited = (over: Partial<RecordTurn['sources'][number]>) =>
+    turn({
+      sources: [
+        {
+          fileName: 'jiedai-2024.docx',
+          docNumber: '川办规〔2024〕6号',
+          validity: { status: 'in_force', relations: [] },
+          page: 3,
+          similarity: 0.8,
+          citation: 1,
+          passage: { kind: 'text', text: '住宿费标准为每人每天 400 元。' },
+          ...over,
+        },
+      ],
+    });
+
+  it('names the 文号 and the validity at the answer; a newer version by name, version and time', () => {
+    const md = renderAnswerRecord(
+      record({
+        language: 'zh',
+        turns: [
+          cited({
+            now: {
+              state: 'superseded',
+              supersededAt: new Date('2026-03-02T08:00:00Z'),
+              current: { name: 'jiedai-2024-v2.docx', version: 2 },
+              validity: { status: 'in_force', relations: [] },
+            },
+          }),
+        ],
+      }),
+    );
+    expect(md).toContain(
+      '**[1] jiedai-2024.docx**，文号 川办规〔2024〕6号，第 3 页，第 1 个被引用，相似度 0.800，回答时效力 现行有效',
+    );
+    expect(md).toContain(
+      '*该文件在本次回答之后已有新版本：jiedai-2024-v2.docx（第 2 版，2026-03-02 08:00:00 UTC 起）。本次回答依据的是以上版本。*',
+    );
+    expect(md).not.toContain('现在的效力');
+  });
+
+  it('says a file deleted since, and a validity that differs now', () => {
+    const deleted = renderAnswerRecord(record({ turns: [cited({ now: { state: 'deleted' } })] }));
+    expect(deleted).toContain('*This file has been deleted since this answer.*');
+    const repeal = renderAnswerRecord(
+      record({ turns: [cited({ now: { state: 'current', validity: repealed } })] }),
+    );
+    expect(repeal).toContain('validity at the answer in force');
+    expect(repeal).toContain('*Its document is now repealed by 川办规〔2026〕1号.*');
+  });
+
+  it('adds nothing when all is as it was, or when the state now is not known', () => {
+    for (const now of [{ state: 'current' as const }, undefined]) {
+      const md = renderAnswerRecord(record({ turns: [cited({ now })] }));
+      expect(md).not.toMatch(/since this answer|is now|no longer available to you/);
+    }
+  });
+});

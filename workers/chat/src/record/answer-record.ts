@@ -1,3 +1,4 @@
+import { LABELS, type Labels } from './record-labels';
 import { recordTime } from './record-time';
 
 /**
@@ -27,8 +28,36 @@ export type Passage =
   /** A turn stored before sources named their passage. */
   | { kind: 'unrecorded' };
 
+/** A document's validity (the contract's Validity), as the answer had it or as it is now. */
+export interface RecordValidity {
+  status: string;
+  relations: {
+    relation: string;
+    doc_number?: string | null;
+    title?: string | null;
+    file_name?: string | null;
+  }[];
+}
+
+/** What became of a source's file since the answer, when the record was made. */
+export type RecordFileNow =
+  | { state: 'current'; validity?: RecordValidity | undefined }
+  | {
+      state: 'superseded';
+      validity?: RecordValidity | undefined;
+      supersededAt?: Date | null;
+      current?: { name: string; version: number } | null;
+    }
+  | { state: 'deleted' | 'unavailable' };
+
 export interface RecordSource {
   fileName: string;
+  /** The document's number (文号), as the answer had it. */
+  docNumber?: string | null;
+  /** Whether the document held, as the answer had it. */
+  validity?: RecordValidity | undefined;
+  /** Its file now; undefined when that could not be asked. */
+  now?: RecordFileNow | undefined;
   page: number;
   section?: string | null;
   /** `ocr` when the page's text was read by OCR from a scan. */
@@ -70,95 +99,6 @@ export interface AnswerRecord {
   /** The model the service answers with now, and whether it is the offline stand-in. */
   currentModel?: { name: string; offline: boolean };
   turns: RecordTurn[];
-}
-
-const LABELS = {
-  en: {
-    conversation: 'Conversation',
-    started: 'Started',
-    exported: 'Exported',
-    timeZone: 'Time zone',
-    turns: 'Turns',
-    modelNow: 'Model at export',
-    offline: 'offline demo model: answers are extracts of the sources, not written answers',
-    turn: (n: number) => `Turn ${n}`,
-    question: 'Question',
-    asked: 'Asked',
-    model: 'Model',
-    notRecorded: 'not recorded',
-    answer: 'Answer',
-    status: {
-      complete: '',
-      incomplete: 'Cut off: the answer was interrupted before it ended.',
-      refused: 'Not answered: nothing in the documents was relevant enough.',
-      failed: 'Failed: the answer could not be completed.',
-    },
-    support: 'Sentences checked against the sources',
-    supported: 'Supported',
-    unsupported: 'Not found in the sources',
-    missing: 'missing',
-    notChecked: 'The answer was not checked sentence by sentence.',
-    sources: 'Sources',
-    noSources: 'No sources.',
-    page: 'page',
-    section: 'section',
-    cited: (n: number) => `cited ${ordinal(n)}`,
-    notCited: 'not cited',
-    similarity: 'similarity',
-    ocr: 'text read by OCR: check it against the original',
-    passageGone: 'Passage no longer available.',
-    passagePage: 'The whole page was given to the model.',
-    passageUnrecorded: 'Passage not recorded for this answer.',
-    passageEdited: (at: string) =>
-      `Corrected by a keeper on ${at}, after this answer: the text above is the corrected one, not the one the answer was given.`,
-    passageDisabled: 'Switched off by a keeper since: no longer searched.',
-  },
-  zh: {
-    conversation: '对话',
-    started: '开始时间',
-    exported: '导出时间',
-    timeZone: '时区',
-    turns: '问答轮数',
-    modelNow: '导出时使用的模型',
-    offline: '离线演示模型：回答为原文摘录，并非模型撰写',
-    turn: (n: number) => `第 ${n} 轮`,
-    question: '问题',
-    asked: '提问时间',
-    model: '模型',
-    notRecorded: '未记录',
-    answer: '回答',
-    status: {
-      complete: '',
-      incomplete: '回答未完成：在结束前被中断。',
-      refused: '未作回答：文档中没有足够相关的内容。',
-      failed: '回答失败：未能完成回答。',
-    },
-    support: '逐句核对来源',
-    supported: '有来源依据',
-    unsupported: '来源中未找到',
-    missing: '缺少',
-    notChecked: '该回答未逐句核对。',
-    sources: '来源',
-    noSources: '无来源。',
-    page: '第',
-    section: '章节',
-    cited: (n: number) => `第 ${n} 个被引用`,
-    notCited: '未被引用',
-    similarity: '相似度',
-    ocr: '文字由 OCR 识别，请与原件核对',
-    passageGone: '该片段已不存在。',
-    passagePage: '整页内容已提供给模型。',
-    passageUnrecorded: '该回答未记录片段。',
-    passageEdited: (at: string) =>
-      `该片段已于 ${at} 由维护人员修改（在本次回答之后）：以上为修改后的文本，并非回答时依据的文本。`,
-    passageDisabled: '该片段此后已被维护人员停用，不再参与检索。',
-  },
-} as const;
-
-function ordinal(n: number): string {
-  const tens = n % 100;
-  if (tens >= 11 && tens <= 13) return `${n}th`;
-  return `${n}${['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
 }
 
 // Characters that would turn a file name or title into markup (emphasis, links, HTML, tables).
@@ -241,8 +181,6 @@ export function renderAnswerRecord(record: AnswerRecord): string {
     .trimEnd()}\n`;
 }
 
-type Labels = (typeof LABELS)[RecordLanguage];
-
 function sentenceLine(sentence: RecordSentence, l: Labels, colon: string): string {
   const cited = sentence.cited.map((n) => `[${n}]`).join('');
   const verdict = sentence.supported ? `✓ ${l.supported}` : `✗ ${l.unsupported}`;
@@ -266,24 +204,70 @@ function sourceBlock(
     : language === 'zh'
       ? `${l.page} ${source.page} 页`
       : `${l.page} ${source.page}`;
-  const parts = [`**[${n}] ${inlineText(source.fileName)}**`, where];
+  const parts = [`**[${n}] ${inlineText(source.fileName)}**`];
+  if (source.docNumber) parts.push(`${l.docNumber} ${inlineText(source.docNumber)}`);
+  parts.push(where);
   parts.push(source.citation ? l.cited(source.citation) : l.notCited);
   if (source.similarity !== null) parts.push(`${l.similarity} ${source.similarity.toFixed(3)}`);
   if (source.textSource === 'ocr') parts.push(l.ocr);
+  if (source.validity) parts.push(`${l.validityThen} ${validityWords(source.validity, l)}`);
   const head = parts.join(language === 'zh' ? '，' : ', ');
   const passage = source.passage;
   const body =
     passage.kind === 'text'
       ? verbatim(passage.text)
       : `*${passage.kind === 'gone' ? l.passageGone : passage.kind === 'page' ? l.passagePage : l.passageUnrecorded}*`;
-  const notes =
+  const notes: string[] =
     passage.kind === 'text'
       ? [
           passage.editedAfter ? l.passageEdited(time(passage.editedAfter)) : '',
           passage.disabled ? l.passageDisabled : '',
         ].filter((note) => note !== '')
       : [];
+  notes.push(...nowNotes(source, l, time));
   return [head, body, ...notes.map((note) => `*${note}*`)].join('\n\n');
+}
+
+/** A validity in words: its status and the document that repealed, replaced or amended it. */
+function validityWords(validity: RecordValidity, l: Labels): string {
+  const words = l.validity[validity.status] ?? validity.status;
+  const kinds =
+    validity.status === 'repealed'
+      ? ['repealed_by', 'replaced_by']
+      : validity.status === 'amended'
+        ? ['amended_by']
+        : [];
+  const by = validity.relations.find((relation) => kinds.includes(relation.relation));
+  const name = by && (by.doc_number ?? (by.title ? `《${by.title}》` : null) ?? by.file_name);
+  return name ? `${words}${l.by(inlineText(name))}` : words;
+}
+
+/**
+ * What became of the source's file since the answer: a newer version (named), deleted, no
+ * longer readable, and its document's validity when it differs from the answer's.
+ */
+function nowNotes(source: RecordSource, l: Labels, time: (at: Date) => string): string[] {
+  const now = source.now;
+  if (!now) return [];
+  const notes: string[] = [];
+  if (now.state === 'superseded') {
+    notes.push(
+      now.current
+        ? l.newerVersion(
+            inlineText(now.current.name),
+            now.current.version,
+            now.supersededAt ? time(now.supersededAt) : '',
+          )
+        : l.notCurrent,
+    );
+  } else if (now.state === 'deleted') notes.push(l.deleted);
+  else if (now.state === 'unavailable') notes.push(l.unavailable);
+  if ('validity' in now && now.validity) {
+    const then = source.validity ? validityWords(source.validity, l) : l.validity.in_force;
+    const words = validityWords(now.validity, l);
+    if (words !== then) notes.push(l.validityNow(words));
+  }
+  return notes;
 }
 
 /** The record's file name: the conversation's title, made safe by the download's header. */

@@ -15,8 +15,11 @@ import {
   type Passage,
   type RecordSentence,
   type RecordSource,
+  type RecordFileNow,
   type RecordTurn,
+  type RecordValidity,
 } from './answer-record';
+import { filesNow } from '../handlers/sources-now';
 
 type Impl = ServiceImpl<typeof chatService, ChatEnv, Principal>;
 
@@ -24,7 +27,11 @@ type Impl = ServiceImpl<typeof chatService, ChatEnv, Principal>;
 const PASSAGE_CONCURRENCY = 6;
 
 interface StoredSource {
+  file_id: string;
   file_name: string;
+  collection_id?: string | null;
+  doc_number?: string | null;
+  validity?: RecordValidity;
   page: number;
   section?: string | null;
   text_source?: string | null;
@@ -46,7 +53,12 @@ export const exportConversation: Impl['GetConversationExport'] = async ({ id, ti
     conversationRecorded(db, id, { action: 'chat.conversation_export', actor: auditActor(ctx) }),
   ]);
   if (!conversation) throw notFound('conversation');
-  const passages = await readPassages(ctx, rows);
+  const [passages, now] = await Promise.all([
+    readPassages(ctx, rows),
+    // Whoever acts on the record must see a file replaced or deleted since (not fatal: the
+    // record then tells the sources as the answer had them).
+    filesNow(ctx, rows.flatMap(sourcesOf)),
+  ]);
   const config = chatConfig(ctx.env);
   const markdown = renderAnswerRecord({
     id: conversation.id,
@@ -57,7 +69,7 @@ export const exportConversation: Impl['GetConversationExport'] = async ({ id, ti
     exportedAt: new Date(),
     timeZone: time_zone,
     currentModel: { name: config.model.chatModel, offline: config.offlineModel },
-    turns: rows.map((row) => recordTurn(row, passages)),
+    turns: rows.map((row) => recordTurn(row, passages, now)),
   });
   return {
     body: markdown,
@@ -71,7 +83,11 @@ function sourcesOf(row: RecordTurnRow): StoredSource[] {
   return Array.isArray(row.sources) ? (row.sources as StoredSource[]) : [];
 }
 
-function recordTurn(row: RecordTurnRow, passages: Map<number, Passage>): RecordTurn {
+function recordTurn(
+  row: RecordTurnRow,
+  passages: Map<number, Passage>,
+  now: Awaited<ReturnType<typeof filesNow>>,
+): RecordTurn {
   return {
     question: row.question,
     answer: row.answer,
@@ -81,6 +97,9 @@ function recordTurn(row: RecordTurnRow, passages: Map<number, Passage>): RecordT
     support: Array.isArray(row.support) ? (row.support as RecordSentence[]) : null,
     sources: sourcesOf(row).map((source): RecordSource => ({
       fileName: source.file_name,
+      docNumber: source.doc_number,
+      validity: source.validity,
+      now: recordNow(now?.get(source.file_id)),
       page: source.page,
       section: source.section,
       textSource: source.text_source,
@@ -94,6 +113,32 @@ function recordTurn(row: RecordTurnRow, passages: Map<number, Passage>): RecordT
             : { kind: 'unrecorded' },
     })),
   };
+}
+
+/** A file's state now as the record takes it (times as dates). */
+function recordNow(
+  now: NonNullable<Awaited<ReturnType<typeof filesNow>>> extends Map<string, infer N>
+    ? N | undefined
+    : never,
+): RecordFileNow | undefined {
+  if (!now) return undefined;
+  switch (now.state) {
+    case 'current':
+      return { state: 'current', validity: now.validity };
+    case 'superseded':
+      return {
+        state: 'superseded',
+        validity: now.validity,
+        supersededAt: now.superseded_at ? new Date(now.superseded_at) : null,
+        current: now.current ?? null,
+      };
+    case 'deleted':
+    case 'unavailable':
+      return { state: now.state };
+    default:
+      // A state this worker does not know yet (`unknown`): said as nothing.
+      return undefined;
+  }
 }
 
 /** A passage as the record tells it for one turn: a correction counts only if made after it. */
