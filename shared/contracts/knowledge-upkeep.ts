@@ -81,6 +81,11 @@ export const FileNow = z.object({
    * a deleted or unavailable one.
    */
   validity: Validity.optional(),
+  /**
+   * The cited file's own version number (superseded only): above the current one's when an
+   * older version was restored after it, so the current one is not newer.
+   */
+  version: z.number().int().optional(),
   /** When the file stopped being the current version (superseded only). */
   superseded_at: z.string().nullable().optional(),
   /** The version searched now (superseded only; absent when none is ready and readable). */

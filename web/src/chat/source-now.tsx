@@ -15,10 +15,20 @@ export function SourceNow({ now }: { now: ChatSource['now'] }) {
   if (now.state === 'superseded') {
     const current = now.current;
     const since = now.superseded_at ? formatDate(now.superseded_at) : null;
-    const text = current ? m.newerText(current.name, current.version, since) : m.notCurrentText;
+    // An older version made current again after this one is no newer version.
+    const restored = current && now.version !== undefined && current.version < now.version;
+    const text = !current
+      ? m.notCurrentText
+      : restored
+        ? m.restoredText(current.name, current.version)
+        : m.newerText(current.name, current.version, since);
     return (
       <>
-        <Badge state="superseded" word={current ? m.newer : m.notCurrent} text={text} />
+        <Badge
+          state="superseded"
+          word={current && !restored ? m.newer : m.notCurrent}
+          text={text}
+        />
         {current && (
           <a
             class="source-current"

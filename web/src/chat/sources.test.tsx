@@ -170,6 +170,35 @@ describe('a stored answer’s source as it stands now', () => {
     expect(screen.getByRole('link', { name: 'Open the current version: jiedai-2024-v2.docx' }));
   });
 
+  it('does not call an older version made current again a newer one', () => {
+    renderInSession(
+      <Sources
+        sources={[
+          source({
+            file_name: 'jiedai-2024-v2.docx',
+            now: {
+              state: 'superseded',
+              version: 2,
+              superseded_at: '2026-03-02T08:00:00.000Z',
+              current: { id: V2, name: 'jiedai-2024.docx', version: 1 },
+            },
+          }),
+        ]}
+      />,
+    );
+    const [row] = rows();
+    expect(within(row!).queryByText('已有新版本')).toBeNull();
+    const badge = within(row!).getByText('已不是当前版本').closest('.badge')!;
+    expect(badge.getAttribute('title')).toBe(
+      '已不是当前版本：已恢复较早的版本 jiedai-2024.docx（第 1 版）为当前版本。本回答依据的是所引用的版本。',
+    );
+    expect(
+      within(row!)
+        .getByRole('link', { name: '打开当前版本：jiedai-2024.docx' })
+        .getAttribute('href'),
+    ).toBe(`#/doc/${V2}`);
+  });
+
   it('shows the validity as it is now when it differs from the answer’s', () => {
     renderInSession(
       <Sources

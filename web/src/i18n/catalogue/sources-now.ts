@@ -10,6 +10,8 @@ export const sourcesNow = translations({
       `Newer version: ${name} (version ${formatInteger(version)}${since ? `, since ${since}` : ''}). The answer was based on the version it cites.`,
     notCurrent: 'Not the current version',
     notCurrentText: 'This file is no longer the version searched.',
+    restoredText: (name: string, version: number) =>
+      `Not the current version: an older one was made current again, ${name} (version ${formatInteger(version)}). The answer was based on the version it cites.`,
     openCurrent: (name: string, since: string | null) =>
       `Current: ${name}${since ? `, ${since}` : ''}`,
     openCurrentNamed: (name: string) => `Open the current version: ${name}`,
@@ -28,6 +30,8 @@ export const sourcesNow = translations({
       `已有新版本：${name}（第 ${formatInteger(version)} 版${since ? `，${since} 起` : ''}）。本回答依据的是所引用的版本。`,
     notCurrent: '已不是当前版本',
     notCurrentText: '该文件已不是当前检索的版本。',
+    restoredText: (name, version) =>
+      `已不是当前版本：已恢复较早的版本 ${name}（第 ${formatInteger(version)} 版）为当前版本。本回答依据的是所引用的版本。`,
     openCurrent: (name, since) => `当前版本：${name}${since ? `（${since}）` : ''}`,
     openCurrentNamed: (name) => `打开当前版本：${name}`,
     deleted: '已删除',

@@ -260,6 +260,27 @@ describe('each source as the answer had it and its file as it stands now', () =>
     expect(md).not.toContain('现在的效力');
   });
 
+  it('says an older version made current again as such, never as a newer version', () => {
+    const md = renderAnswerRecord(
+      record({
+        turns: [
+          cited({
+            now: {
+              state: 'superseded',
+              version: 2,
+              supersededAt: new Date('2026-03-02T08:00:00Z'),
+              current: { name: 'jiedai-2024.docx', version: 1 },
+            },
+          }),
+        ],
+      }),
+    );
+    expect(md).toContain(
+      '*Since this answer an older version of this file was made the current one again: jiedai-2024.docx (version 1). The answer was based on the version above.*',
+    );
+    expect(md).not.toContain('newer version');
+  });
+
   it('says a file deleted since, and a validity that differs now', () => {
     const deleted = renderAnswerRecord(record({ turns: [cited({ now: { state: 'deleted' } })] }));
     expect(deleted).toContain('*This file has been deleted since this answer.*');

@@ -46,6 +46,8 @@ export type RecordFileNow =
       state: 'superseded';
       validity?: RecordValidity | undefined;
       supersededAt?: Date | null;
+      /** The cited file's own version: above the current one's when an older one was restored. */
+      version?: number | undefined;
       current?: { name: string; version: number } | null;
     }
   | { state: 'deleted' | 'unavailable' };
@@ -251,14 +253,17 @@ function nowNotes(source: RecordSource, l: Labels, time: (at: Date) => string): 
   if (!now) return [];
   const notes: string[] = [];
   if (now.state === 'superseded') {
+    const current = now.current;
     notes.push(
-      now.current
-        ? l.newerVersion(
-            inlineText(now.current.name),
-            now.current.version,
-            now.supersededAt ? time(now.supersededAt) : '',
-          )
-        : l.notCurrent,
+      !current
+        ? l.notCurrent
+        : now.version !== undefined && current.version < now.version
+          ? l.olderRestored(inlineText(current.name), current.version)
+          : l.newerVersion(
+              inlineText(current.name),
+              current.version,
+              now.supersededAt ? time(now.supersededAt) : '',
+            ),
     );
   } else if (now.state === 'deleted') notes.push(l.deleted);
   else if (now.state === 'unavailable') notes.push(l.unavailable);

@@ -130,6 +130,7 @@ function recordNow(
         state: 'superseded',
         validity: now.validity,
         supersededAt: now.superseded_at ? new Date(now.superseded_at) : null,
+        version: now.version,
         current: now.current ?? null,
       };
     case 'deleted':

@@ -52,6 +52,8 @@ export const LABELS = {
     by: (name: string) => ` by ${name}`,
     newerVersion: (name: string, version: number, at: string) =>
       `This file has a newer version since this answer: ${name} (version ${version}${at ? `, since ${at}` : ''}). The answer was based on the version above.`,
+    olderRestored: (name: string, version: number) =>
+      `Since this answer an older version of this file was made the current one again: ${name} (version ${version}). The answer was based on the version above.`,
     notCurrent: 'This file is no longer the version searched since this answer.',
     deleted: 'This file has been deleted since this answer.',
     unavailable: 'This file is no longer available to you.',
@@ -107,6 +109,8 @@ export const LABELS = {
     by: (name: string) => `（${name}）`,
     newerVersion: (name: string, version: number, at: string) =>
       `该文件在本次回答之后已有新版本：${name}（第 ${version} 版${at ? `，${at} 起` : ''}）。本次回答依据的是以上版本。`,
+    olderRestored: (name: string, version: number) =>
+      `本次回答之后，该文件已恢复为较早的版本作为当前版本：${name}（第 ${version} 版）。本次回答依据的是以上版本。`,
     notCurrent: '该文件在本次回答之后已不是当前检索的版本。',
     deleted: '该文件在本次回答之后已被删除。',
     unavailable: '您已无权查看该文件。',

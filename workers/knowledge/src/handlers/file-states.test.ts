@@ -15,6 +15,7 @@ const file = (id: string, over: Partial<FoundFile> = {}): FoundFile => ({
   lineageId: null,
   supersededBy: null,
   supersededAt: null,
+  version: 1,
   ...over,
 });
 const v2: CurrentVersion = { id: V2, lineageId: V1, name: 'jiedai-2024-v2.docx', version: 2 };
@@ -47,6 +48,7 @@ describe('fileStates', () => {
     expect(state).toEqual({
       id: V1,
       state: 'superseded',
+      version: 1,
       superseded_at: '2026-03-02T08:00:00.000Z',
       current: { id: V2, name: 'jiedai-2024-v2.docx', version: 2 },
       validity: repealed,
@@ -55,12 +57,17 @@ describe('fileStates', () => {
 
   it('finds the current version of a later version’s lineage too (an older one restored)', () => {
     const [state] = fileStates([{ id: V2 }], {
-      found: [file(V2, { lineageId: V1, supersededBy: V1, supersededAt: AT })],
+      found: [file(V2, { lineageId: V1, supersededBy: V1, supersededAt: AT, version: 2 })],
       readable: new Set(),
       currents: [{ id: V1, lineageId: null, name: 'jiedai-2024.docx', version: 1 }],
       validity: new Map(),
     });
-    expect(state).toMatchObject({ state: 'superseded', current: { id: V1, version: 1 } });
+    // Its own version says the current one is older: the web app must not call that newer.
+    expect(state).toMatchObject({
+      state: 'superseded',
+      version: 2,
+      current: { id: V1, version: 1 },
+    });
   });
 
   it('says current with the validity now; a file not found is deleted only where its collection is readable', () => {
@@ -96,6 +103,7 @@ describe('fileStates', () => {
     expect(state).toEqual({
       id: V1,
       state: 'superseded',
+      version: 1,
       superseded_at: AT.toISOString(),
       current: null,
     });

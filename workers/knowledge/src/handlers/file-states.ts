@@ -17,6 +17,7 @@ export interface FoundFile {
   lineageId: string | null;
   supersededBy: string | null;
   supersededAt: Date | null;
+  version: number;
 }
 export interface CurrentVersion {
   id: string;
@@ -56,6 +57,7 @@ export function fileStates(
       {
         id,
         state: 'superseded',
+        version: file.version,
         superseded_at: file.supersededAt?.toISOString() ?? null,
         current: current ? { id: current.id, name: current.name, version: current.version } : null,
       },

@@ -13,6 +13,7 @@ export const filesAsked = (db: Queries, ids: string[]) =>
       lineageId: files.lineageId,
       supersededBy: files.supersededBy,
       supersededAt: files.supersededAt,
+      version: files.version,
     })
     .from(files)
     .where(inArray(files.id, ids));
