@@ -1,13 +1,11 @@
 import type { z } from 'zod';
-import { tokenOf } from '#shared/auth/authorize';
 import type { Principal } from '#shared/auth/roles';
 import type { OfficialCitation } from '#shared/contracts/answer-upkeep';
 import type { chatService } from '#shared/contracts/chat';
-import { knowledgeService } from '#shared/contracts/knowledge';
 import { AppError, notFound } from '#shared/errors/app-error';
 import { embeddingModelId } from '#shared/model/embed';
-import { accessDenied, rpcClient, type ServiceImpl } from '#shared/service';
-import { auditActor, chatDb, type ChatCall, type ChatDb } from '../call';
+import { accessDenied, type ServiceImpl } from '#shared/service';
+import { auditActor, chatDb, knowledgeAsCaller, type ChatCall, type ChatDb } from '../call';
 import { answerIs, collectionSettingsRecorded, officialRecorded } from '../store/audit';
 import { chatConfig } from '../config';
 import { embedQuestion } from '../official/match';
@@ -93,11 +91,7 @@ export const GetOfficialAnswers: Impl['GetOfficialAnswers'] = async ({ collectio
  */
 async function citationsOf(ids: readonly number[], ctx: ChatCall): Promise<Citation[]> {
   if (ids.length === 0) return [];
-  const token = ctx.http ? await tokenOf({ caller: { transport: 'http', context: ctx.http } }) : '';
-  const knowledge = rpcClient(knowledgeService, ctx.env.KNOWLEDGE, {
-    identity: { token },
-    requestId: ctx.requestId ?? crypto.randomUUID(),
-  });
+  const knowledge = await knowledgeAsCaller(ctx);
   const located = await Promise.all(
     [...new Set(ids)].map((id) =>
       knowledge.GetChunk({ id }).catch((err: unknown) => {

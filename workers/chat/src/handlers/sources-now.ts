@@ -1,10 +1,7 @@
 import type { z } from 'zod';
-import { tokenOf } from '#shared/auth/authorize';
 import type { ChatSource } from '#shared/contracts/chat';
-import { knowledgeService } from '#shared/contracts/knowledge';
 import type { FileNow, FileStateQuery } from '#shared/contracts/knowledge-upkeep';
-import { rpcClient } from '#shared/service';
-import type { ChatCall } from '../call';
+import { knowledgeAsCaller, type ChatCall } from '../call';
 
 type Source = z.output<typeof ChatSource>;
 type Now = z.output<typeof FileNow>;
@@ -50,13 +47,7 @@ export async function filesNow(
   const files = citedFiles(sources);
   if (files.length === 0) return new Map();
   try {
-    const token = ctx.http
-      ? await tokenOf({ caller: { transport: 'http', context: ctx.http } })
-      : '';
-    const knowledge = rpcClient(knowledgeService, ctx.env.KNOWLEDGE, {
-      identity: { token },
-      requestId: ctx.requestId,
-    });
+    const knowledge = await knowledgeAsCaller(ctx);
     const states = new Map<string, Now>();
     // The contract takes 200 files a call; a conversation rarely cites more.
     for (let at = 0; at < files.length; at += MAX_FILES) {

@@ -1,10 +1,8 @@
-import { tokenOf } from '#shared/auth/authorize';
 import type { chatService } from '#shared/contracts/chat';
-import { knowledgeService } from '#shared/contracts/knowledge';
 import { AppError, notFound } from '#shared/errors/app-error';
 import type { Principal } from '#shared/auth/roles';
-import { rpcClient, type ServiceImpl } from '#shared/service';
-import { auditActor, chatDb, type ChatCall } from '../call';
+import type { ServiceImpl } from '#shared/service';
+import { auditActor, chatDb, knowledgeAsCaller, type ChatCall } from '../call';
 import { conversationRecorded } from '../store/audit';
 import { chatConfig } from '../config';
 import { recordTurnsOf, type RecordTurnRow } from '../store/answer-record';
@@ -166,11 +164,7 @@ async function readPassages(ctx: ChatCall, rows: RecordTurnRow[]): Promise<Map<n
   ];
   const found = new Map<number, Passage>();
   if (ids.length === 0) return found;
-  const token = ctx.http ? await tokenOf({ caller: { transport: 'http', context: ctx.http } }) : '';
-  const knowledge = rpcClient(knowledgeService, ctx.env.KNOWLEDGE, {
-    identity: { token },
-    requestId: ctx.requestId,
-  });
+  const knowledge = await knowledgeAsCaller(ctx);
   let next = 0;
   const worker = async () => {
     while (next < ids.length) {
